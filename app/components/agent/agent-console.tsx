@@ -1,0 +1,114 @@
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import type { AskAnswer } from '../../../contracts/ask'
+import { PollAgain } from '~/components/poll'
+import { Button } from '~/components/ui/button'
+import { TextField } from '~/components/ui/text-field'
+import * as layout from '~/styles/layout.css'
+
+export interface AgentConsoleData {
+  variant: 'general' | 'government'
+  running: { taskId: string; command: string } | null
+  run: AskAnswer | null
+  templates: { id: number; name: string }[]
+}
+
+/** How often a running agent is checked (SEED.md leaves the interval open; polling itself is unlimited). */
+export const AGENT_POLL_SECONDS = 2
+
+/** The command form, the running task and the finished answer of one agent variant. */
+export function AgentConsole({ title, description }: { title: string; description: string }) {
+  const { variant, running, run, templates } = useLoaderData<AgentConsoleData>()
+  const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: { summary: string; message: string } }>()
+  const navigation = useNavigation()
+  const isBusy = navigation.state === 'submitting'
+  return (
+    <>
+      <section className={layout.card} aria-labelledby="agent-heading">
+        <h1 id="agent-heading">{title}</h1>
+        <p className={layout.muted}>{description}</p>
+        {actionData?.warning ? (
+          <div role="status" className={layout.toast} data-severity="warn">
+            <strong>{actionData.warning.summary}</strong>
+            <div>{actionData.warning.message}</div>
+          </div>
+        ) : null}
+        <Form method="post">
+          <input type="hidden" name="intent" value="run" />
+          <TextField label="Command" name="command" errors={actionData?.errors?.command} isMultiline rows={3} maxLength={4000} defaultValue={running?.command} />
+          {variant === 'government' ? (
+            <div style={{ marginBottom: '1rem' }}>
+              <label htmlFor="template_id" style={{ fontWeight: 600, display: 'block' }}>
+                Template
+              </label>
+              <select id="template_id" name="template_id" required aria-invalid={Boolean(actionData?.errors?.template_id) || undefined}>
+                {templates.map((template) => (
+                  <option key={template.id} value={template.id}>
+                    {template.name}
+                  </option>
+                ))}
+              </select>
+              {actionData?.errors?.template_id ? (
+                <p role="alert" style={{ color: 'crimson' }}>
+                  {actionData.errors.template_id.join(' ')}
+                </p>
+              ) : null}
+              {templates.length === 0 ? (
+                <p>
+                  No templates yet. <Link to="/settings/templates">Create one in Settings</Link>.
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          <Button isDisabled={isBusy || Boolean(running)}>Run agent</Button>
+        </Form>
+      </section>
+
+      {running ? (
+        <section className={layout.card} aria-label="Agent run" aria-busy="true">
+          <p>
+            Working on “{running.command}”… ({run?.status ?? 'queued'})
+          </p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="cancel" />
+            <Button variant="secondary">Cancel run</Button>
+          </Form>
+          <PollAgain seconds={AGENT_POLL_SECONDS} />
+        </section>
+      ) : null}
+
+      {run && !running && run.status === 'finished' ? (
+        <section className={layout.card} aria-label="Answer">
+          <h2>Answer</h2>
+          {run.command ? <p className={layout.muted}>Command: {run.command}</p> : null}
+          <div className={layout.answer}>{run.result}</div>
+          {run.source_list.length ? (
+            <>
+              <h3>Sources</h3>
+              <ol aria-label="Sources">
+                {run.source_list.map((source) => (
+                  <li key={`${source.metadata.id}`}>
+                    <Link to={`/articles/${source.metadata.doc_id}`}>{source.metadata.title || source.metadata.source}</Link>
+                    {source.metadata.is_deleted ? <span className={layout.muted}> (deleted)</span> : null}
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : null}
+          {run.log_agent_ask_qa?.length ? (
+            <details>
+              <summary>Steps</summary>
+              <pre style={{ whiteSpace: 'pre-wrap' }}>{JSON.stringify(run.log_agent_ask_qa, null, 2)}</pre>
+            </details>
+          ) : null}
+          {run.task_id ? (
+            <p>
+              <a href={`/resources/answer.docx?task=${encodeURIComponent(run.task_id)}`} download>
+                Download as Word (.docx)
+              </a>
+            </p>
+          ) : null}
+        </section>
+      ) : null}
+    </>
+  )
+}

@@ -1,0 +1,75 @@
+import { Form, Link } from '@remix-run/react'
+import { Button } from '~/components/ui/button'
+import * as styles from './data-table.css'
+import { MATCH_MODE_LABELS, MATCH_MODES, modeParamOf, type ColumnFilterValue, type FilterColumn } from './table-url'
+
+interface ColumnFiltersProps {
+  /** Accessible name of the form, e.g. 'Filter articles'. */
+  label: string
+  action: string
+  columns: readonly FilterColumn[]
+  values: Record<string, ColumnFilterValue>
+  /** Parameters kept when filtering (sort, page size); the page itself starts again at the first row. */
+  keep: Record<string, string | number>
+  clearHref: string
+  errors?: Record<string, string | undefined>
+}
+
+const INPUT_TYPES = { text: 'search', numeric: 'number', date: 'date' } as const
+
+/**
+ * A GET form with a match-mode select and a value input per column: the filters go into the URL, so they work with
+ * scripts off; with scripts on Remix submits the same form without a reload.
+ */
+export function ColumnFilters({ label, action, columns, values, keep, clearHref, errors = {} }: ColumnFiltersProps) {
+  return (
+    <Form method="get" action={action} aria-label={label} preventScrollReset>
+      {Object.entries(keep).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <fieldset className={styles.filters}>
+        <legend className={styles.filterLegend}>{label}</legend>
+        {columns.map((column) => {
+          const value = values[column.field]
+          const inputId = `filter-${column.field}`
+          const error = errors[column.field]
+          return (
+            <div key={column.field} className={styles.filterColumn}>
+              <label htmlFor={inputId} className={styles.filterLabel}>
+                {column.label}
+              </label>
+              <select name={modeParamOf(column.field)} defaultValue={value?.matchMode} aria-label={`${column.label} match mode`} className={styles.control}>
+                {MATCH_MODES[column.kind].map((mode) => (
+                  <option key={mode} value={mode}>
+                    {MATCH_MODE_LABELS[mode]}
+                  </option>
+                ))}
+              </select>
+              <input
+                id={inputId}
+                name={column.field}
+                type={INPUT_TYPES[column.kind]}
+                defaultValue={value?.value}
+                step={column.kind === 'numeric' ? 1 : undefined}
+                className={styles.control}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${inputId}-error` : undefined}
+              />
+              {error ? (
+                <span id={`${inputId}-error`} role="alert">
+                  {error}
+                </span>
+              ) : null}
+            </div>
+          )
+        })}
+        <div className={styles.filterActions}>
+          <Button variant="secondary">Filter</Button>
+          <Link to={clearHref} preventScrollReset>
+            Clear filters
+          </Link>
+        </div>
+      </fieldset>
+    </Form>
+  )
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod'
+import { AskAnswer } from '../../contracts/ask'
+import { FavoriteSaved, LogChanged } from '../../contracts/query-logs'
+import { BotInfo, WhoAmI } from '../../contracts/settings'
+import { callApi, callApiForFile, type ApiSession } from './api.server'
+
+export function askQuestion(session: ApiSession, command: string, timezone?: string) {
+  return callApi('/ask_qa', { session, method: 'POST', body: { command, timezone }, schema: AskAnswer })
+}
+
+export function getAnswer(session: ApiSession, taskId: string) {
+  return callApi('/ask_qa_answer', { session, method: 'POST', body: { task_id: taskId }, schema: AskAnswer })
+}
+
+export function getWhoAmI(session: ApiSession) {
+  return callApi('/who_am_i', { session, schema: WhoAmI })
+}
+
+export function getBotInfo(session: ApiSession) {
+  return callApi('/admin/bot_info', { session, schema: BotInfo })
+}
+
+export function sendFeedback(session: ApiSession, logId: number, feedback: 'like' | 'dislike') {
+  return callApi('/ask_qa_feedback', { session, method: 'PUT', body: { log_id: logId, feedback }, schema: LogChanged })
+}
+
+export function saveFavorite(session: ApiSession, logId: number, comment: string) {
+  return callApi('/query_logs/add_query_favorite', { session, method: 'POST', body: { log_id: logId, comment }, schema: FavoriteSaved })
+}
+
+export const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+
+/** The answer of a task as a Word document, straight from the backend (checked by the caller). */
+export function convertAnswerToDocx(session: ApiSession, markdown: string) {
+  return callApiForFile('/admin/convert_doc', { session, method: 'POST', body: { doc: markdown } })
+}
+
+export const AnswerIdentity = z.object({ task: z.string().min(1) })

@@ -1,0 +1,70 @@
+import { cssBundleHref } from '@remix-run/css-bundle'
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { ToastMessage } from '~/components/toast'
+import { screenMeta } from '~/sponsors/meta'
+import { getSponsorView } from '~/sponsors/sponsor.server'
+import '~/styles/global.css'
+// Every sponsor's theme class is in the CSS bundle; <html> carries the chosen one.
+import '~/styles/sponsors.css'
+import { getEnv } from '~/utils/env.server'
+import { takeToast } from '~/utils/session.server'
+
+export const links: LinksFunction = () => [
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+  ...(cssBundleHref ? [{ rel: 'stylesheet', href: cssBundleHref }] : []),
+]
+
+export const meta: MetaFunction<typeof loader> = ({ matches }) => screenMeta(matches)
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, setCookie } = await takeToast(request)
+  const env = getEnv()
+  const sponsor = getSponsorView()
+  return json({ toast, sponsor, theme: sponsor.key, target: env.TARGET }, { headers: { 'Set-Cookie': setCookie } })
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root')
+  const sponsor = data?.sponsor
+  return (
+    // Without the root's data (it failed) the :root defaults of theme.css.ts still style the page.
+    <html lang="en" className={sponsor?.className} data-theme={sponsor?.key ?? 'default'}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        {/* Here rather than in meta(): a screen's own meta replaces the root's, and every page keeps its description. */}
+        {sponsor ? <meta name="description" content={sponsor.metaDescription} /> : null}
+        {/* SEED.md §4: the sponsor's font stylesheet loads before the shared stylesheet. */}
+        {sponsor?.fontStylesheet ? <link rel="stylesheet" href={sponsor.fontStylesheet} /> : null}
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>()
+  return (
+    <>
+      <ToastMessage toast={toast} />
+      <Outlet />
+    </>
+  )
+}
+
+export function ErrorBoundary() {
+  return (
+    <main style={{ padding: '1.5rem' }}>
+      <GeneralErrorBoundary headingLevel={1} />
+    </main>
+  )
+}

@@ -1,0 +1,102 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { z } from 'zod'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Button } from '~/components/ui/button'
+import * as controls from '~/components/ui/controls.css'
+import { TextField } from '~/components/ui/text-field'
+import { screenMeta } from '~/sponsors/meta'
+import * as layout from '~/styles/layout.css'
+import { assertSameOrigin, getSignedInUser, safeReturnPath, signInWithPassword } from '~/utils/auth.server'
+import { getEnv, isSingleSignOnEnabled } from '~/utils/env.server'
+
+const SignInForm = z.object({
+  username: z.string({ error: 'Please enter your username' }).trim().min(1, 'Please enter your username').max(200),
+  password: z.string({ error: 'Please enter your password' }).min(1, 'Please enter your password').max(1000),
+  redirectTo: z.string().optional(),
+})
+
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Sign in')
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const env = getEnv()
+  if (!env.AUTH_ENABLED) throw redirect('/ask')
+  const redirectTo = safeReturnPath(new URL(request.url).searchParams.get('redirectTo'))
+  if (await getSignedInUser(request)) throw redirect(redirectTo)
+  return json({ redirectTo, isSingleSignOnEnabled: isSingleSignOnEnabled(env) })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request)
+  if (!getEnv().AUTH_ENABLED) throw redirect('/ask')
+  const submission = parseWithZod(await request.formData(), { schema: SignInForm })
+  if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+  const { username, password, redirectTo } = submission.value
+  const result = await signInWithPassword(request, { username, password, redirectTo: safeReturnPath(redirectTo) })
+  if (result.ok) return result.response
+  return json({ result: submission.reply({ formErrors: [result.message], hideFields: ['password'] }) }, { status: result.status })
+}
+
+export default function LoginRoute() {
+  const { redirectTo, isSingleSignOnEnabled } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'sign-in',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(SignInForm),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInForm }),
+  })
+  const isSubmitting = navigation.state === 'submitting' && navigation.formAction?.startsWith('/login')
+  // A refused sign-in empties the password field (with scripts on the form is not reloaded, so remount it).
+  const [attempt, setAttempt] = useState(0)
+  useEffect(() => {
+    if (actionData) setAttempt((count) => count + 1)
+  }, [actionData])
+  return (
+    <section className={layout.card} aria-labelledby="sign-in-heading">
+      <h1 id="sign-in-heading">Sign in</h1>
+      {isSingleSignOnEnabled ? (
+        <>
+          {/* A document post: the provider's page is another site, and the state cookie is set on this answer. */}
+          <Form method="post" action="/auth/oidc" reloadDocument>
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <Button>Sign in with single sign-on</Button>
+          </Form>
+          <p className={layout.muted}>Or sign in with a local account:</p>
+        </>
+      ) : null}
+      <Form method="post" action="/login" {...getFormProps(form)} aria-label="Sign in with a local account">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {form.errors?.length ? (
+          <p id={form.errorId} role="alert" className={controls.error}>
+            {form.errors.join(' ')}
+          </p>
+        ) : null}
+        <TextField
+          label="Username"
+          name={fields.username.name}
+          id={fields.username.id}
+          errors={fields.username.errors}
+          defaultValue={typeof fields.username.initialValue === 'string' ? fields.username.initialValue : undefined}
+          isRequired
+          maxLength={200}
+        />
+        <TextField key={`password-${attempt}`} label="Password" type="password" name={fields.password.name} id={fields.password.id} errors={fields.password.errors} isRequired maxLength={1000} />
+        <Button isDisabled={isSubmitting}>Sign in</Button>
+      </Form>
+      <p>
+        No account yet? <Link to="/register">Register</Link>
+      </p>
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

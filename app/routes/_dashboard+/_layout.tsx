@@ -1,0 +1,96 @@
+import { json, type LoaderFunctionArgs } from '@remix-run/node'
+import { Form, Link, NavLink, Outlet, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import type { loader as rootLoader } from '~/root'
+import { PRODUCT_LOGO, PRODUCT_NAME } from '~/sponsors/product'
+import * as layout from '~/styles/layout.css'
+import * as brand from '~/styles/sponsors.css'
+import { redirectToSignIn, refreshSessionIfNeeded } from '~/utils/auth.server'
+import { getEnv } from '~/utils/env.server'
+
+/** Dashboard tabs by index (SEED.md §2): ask 0, articles 1, logs 2, settings 3. The tab lives in the URL. */
+export const DASHBOARD_TABS = [
+  { index: 0, label: 'Ask', to: '/ask' },
+  { index: 1, label: 'Articles', to: '/articles' },
+  { index: 2, label: 'Logs', to: '/logs' },
+  { index: 3, label: 'Settings', to: '/settings' },
+] as const
+
+/** Screens beside the four tabs. */
+export const DASHBOARD_LINKS = [
+  { label: 'Agent', to: '/agent' },
+  { label: 'Saved queries', to: '/saved' },
+  { label: 'Users', to: '/users' },
+] as const
+
+/** Who may open what (PRODUCT.md roles); the backend refuses the rest anyway, the UI just does not offer it. */
+const ROLES_BY_PATH: Record<string, readonly string[]> = { '/articles': ['admin', 'editor'], '/logs': ['admin', 'editor'], '/settings': ['admin'], '/users': ['admin'] }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  // Renews the sign-in ahead of expiry (SEED.md: 60 s) and commits the renewed session.
+  const { user, setCookie } = await refreshSessionIfNeeded(request)
+  if (!user) throw redirectToSignIn(request, setCookie)
+  return json({ user, canSignOut: getEnv().AUTH_ENABLED }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+}
+
+// Without this, client-side navigation would never rerun the loader, and the session would not be renewed in time.
+export const shouldRevalidate = () => true
+
+export default function DashboardLayout() {
+  const { user, canSignOut } = useLoaderData<typeof loader>()
+  const isOffered = (to: string) => ROLES_BY_PATH[to]?.includes(user.role) ?? true
+  return (
+    <>
+      <SponsorHeader />
+      <nav aria-label="Dashboard" className={layout.tabs}>
+        {DASHBOARD_TABS.filter((tab) => isOffered(tab.to)).map((tab) => (
+          <NavLink key={tab.index} to={tab.to} className={layout.tab} prefetch="intent">
+            {tab.label}
+          </NavLink>
+        ))}
+        <span aria-hidden="true" className={layout.tabSeparator} />
+        {DASHBOARD_LINKS.filter((link) => isOffered(link.to)).map((link) => (
+          <NavLink key={link.to} to={link.to} className={layout.tab} prefetch="intent">
+            {link.label}
+          </NavLink>
+        ))}
+        {canSignOut ? (
+          <Form method="post" action="/logout" reloadDocument className={layout.toolbar}>
+            <span>{user.username}</span>
+            <button type="submit">Sign out</button>
+          </Form>
+        ) : null}
+      </nav>
+      <main className={layout.main}>
+        <Outlet />
+      </main>
+    </>
+  )
+}
+
+/** The header from the sponsor theme's data: its logo and title, and the product's logo unless the theme hides it. */
+function SponsorHeader() {
+  const sponsor = useRouteLoaderData<typeof rootLoader>('root')?.sponsor
+  const title = sponsor?.title ?? PRODUCT_NAME
+  // The logo names the sponsor; when the title already says the same, it would only be read twice.
+  const logoAlt = sponsor && sponsor.name !== title ? sponsor.name : ''
+  return (
+    <header className={layout.header}>
+      <Link to="/ask" className={brand.brandLink}>
+        <img src={sponsor?.logo ?? '/sponsors/default.svg'} alt={logoAlt} className={brand.sponsorLogo} width={40} height={40} />
+        <span>{title}</span>
+      </Link>
+      {sponsor?.showProductLogo !== false ? (
+        <img src={PRODUCT_LOGO} alt={PRODUCT_NAME} title={PRODUCT_NAME} className={brand.productLogo} width={28} height={28} data-testid="product-logo" />
+      ) : null}
+    </header>
+  )
+}
+
+export function ErrorBoundary() {
+  return (
+    <main className={layout.main}>
+      <GeneralErrorBoundary />
+    </main>
+  )
+}

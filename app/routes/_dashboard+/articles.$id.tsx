@@ -1,0 +1,46 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { LocalTime } from '~/components/local-time'
+import { ApiError } from '~/models/api.server'
+import { getArticle } from '~/models/articles.server'
+import * as layout from '~/styles/layout.css'
+import { requireApiSession } from '~/utils/auth.server'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.article.title ?? 'Article'} · Knowledge assistant` }]
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const id = Number(params.id)
+  if (!Number.isInteger(id) || id <= 0) throw new Response('No such article', { status: 404 })
+  try {
+    return json({ article: await getArticle(await requireApiSession(request), id) })
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Response('This article does not exist or was deleted.', { status: 404 })
+    throw error
+  }
+}
+
+export default function ArticleRoute() {
+  const { article } = useLoaderData<typeof loader>()
+  return (
+    <article className={layout.card} aria-labelledby="article-title">
+      <p>
+        <Link to="/articles">← Articles</Link>
+      </p>
+      <h1 id="article-title">{article.title}</h1>
+      <p className={layout.muted}>
+        Article {article.id} · updated <LocalTime iso={article.timestamp} />
+        {typeof article.metadata.source === 'string' && article.metadata.source !== article.title ? <> · source {article.metadata.source}</> : null}
+      </p>
+      <nav className={layout.toolbar} aria-label="Article actions">
+        <Link to={`/articles/${article.id}/edit`}>Edit</Link>
+        <Link to={`/articles/${article.id}/delete`}>Delete</Link>
+      </nav>
+      <div className={layout.content}>{article.content}</div>
+    </article>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,69 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { LocalTime } from '~/components/local-time'
+import { Button } from '~/components/ui/button'
+import { ApiError } from '~/models/api.server'
+import { deleteArticle, getArticle } from '~/models/articles.server'
+import * as layout from '~/styles/layout.css'
+import { requireApiSession } from '~/utils/auth.server'
+import { redirectWithToast } from '~/utils/session.server'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Delete ${data?.article.title ?? 'article'} · Knowledge assistant` }]
+
+function articleIdOf(params: { id?: string }) {
+  const id = Number(params.id)
+  if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw new Response('No such article', { status: 404 })
+  return id
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const id = articleIdOf(params)
+  try {
+    return json({ article: await getArticle(await requireApiSession(request), id) })
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Response('This article does not exist or was deleted.', { status: 404 })
+    throw error
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const id = articleIdOf(params)
+  try {
+    await deleteArticle(await requireApiSession(request), id)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      return redirectWithToast(request, '/articles', { summary: 'Something went wrong', severity: 'error', message: error.message })
+    }
+    throw error
+  }
+  return redirectWithToast(request, '/articles', { summary: 'All Ok', message: 'Article deleted' })
+}
+
+/** The confirmation step of deleting an article: a page of its own, so it works the same with scripts off. */
+export default function DeleteArticleRoute() {
+  const { article } = useLoaderData<typeof loader>()
+  const navigation = useNavigation()
+  return (
+    <section className={layout.card} aria-labelledby="delete-article-heading">
+      <p>
+        <Link to={`/articles/${article.id}`}>← {article.title}</Link>
+      </p>
+      <h1 id="delete-article-heading">Delete “{article.title}”?</h1>
+      <p>
+        Article {article.id}, updated <LocalTime iso={article.timestamp} />. It stops being used in answers at once, and its sources in the
+        query logs are marked deleted. This cannot be undone.
+      </p>
+      <Form method="post" className={layout.toolbar} aria-labelledby="delete-article-heading">
+        <Button variant="danger" isDisabled={navigation.state === 'submitting'}>
+          Delete article
+        </Button>
+        <Link to={`/articles/${article.id}`}>Cancel</Link>
+      </Form>
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

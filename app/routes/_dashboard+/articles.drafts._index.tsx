@@ -1,0 +1,223 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { PAGE_SIZE_ARTICLES } from '../../../contracts/articles'
+import * as table from '~/components/data-table/data-table.css'
+import { Pager } from '~/components/data-table/pager'
+import { hrefWith, readInteger } from '~/components/data-table/table-url'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { LocalTime } from '~/components/local-time'
+import { PollAgain } from '~/components/poll'
+import { Button } from '~/components/ui/button'
+import * as controls from '~/components/ui/controls.css'
+import { ApiError } from '~/models/api.server'
+import { deleteAllDrafts, getPublishProgress, listDrafts, publishDrafts } from '~/models/articles.server'
+import * as layout from '~/styles/layout.css'
+import { requireApiSession } from '~/utils/auth.server'
+import { redirectWithToast } from '~/utils/session.server'
+
+export const meta: MetaFunction = () => [{ title: 'Drafts · Knowledge assistant' }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url)
+  const first = readInteger(url.searchParams, 'first', 0)
+  const rows = readInteger(url.searchParams, 'rows', PAGE_SIZE_ARTICLES, { min: 1, max: 500 })
+  const taskId = url.searchParams.get('task') || undefined
+  const api = await requireApiSession(request)
+  const [drafts, progress] = await Promise.all([
+    listDrafts(api, first, rows),
+    getPublishProgress(api, taskId).catch((error) => {
+      if (error instanceof ApiError && error.status === 404) return null
+      throw error
+    }),
+  ])
+  return json({ drafts, progress, first, rows })
+}
+
+const Id = z.coerce.number().int().positive().max(2_147_483_647)
+const DraftsAction = z.discriminatedUnion('intent', [
+  // A row's own Publish button names its draft; "Publish selected" takes the ticked boxes; "Publish all" every draft.
+  z.object({ intent: z.literal('publish-one'), publish_id: Id }),
+  z.object({ intent: z.literal('publish-selected'), ids: z.array(Id).default([]) }),
+  z.object({ intent: z.literal('publish-all') }),
+  z.object({ intent: z.literal('delete-all'), confirm: z.literal('on').optional() }),
+])
+
+function readAction(formData: FormData) {
+  const publishId = formData.get('publish_id')
+  return DraftsAction.safeParse({
+    intent: publishId ? 'publish-one' : formData.get('intent'),
+    publish_id: publishId ?? undefined,
+    ids: formData.getAll('ids'),
+    confirm: formData.get('confirm') ?? undefined,
+  })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const parsed = readAction(await request.formData())
+  if (!parsed.success) return json({ intent: 'unknown', error: 'Unknown action' }, { status: 400 })
+  const api = await requireApiSession(request)
+  const command = parsed.data
+  if (command.intent === 'delete-all') {
+    if (command.confirm !== 'on') return json({ intent: command.intent, error: 'Please confirm that every draft is deleted' }, { status: 400 })
+    const deleted = await deleteAllDrafts(api)
+    return redirectWithToast(request, '/articles/drafts', { summary: 'All Ok', message: deleted.message })
+  }
+  const ids = command.intent === 'publish-one' ? [command.publish_id] : command.intent === 'publish-selected' ? command.ids : undefined
+  if (ids && ids.length === 0) return json({ intent: command.intent, error: 'Select at least one draft to publish' }, { status: 400 })
+  try {
+    const started = await publishDrafts(api, ids)
+    return redirectWithToast(request, `/articles/drafts?task=${encodeURIComponent(started.task_id ?? '')}`, { summary: 'All Ok', message: 'Publishing started' })
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      return redirectWithToast(request, '/articles/drafts', { summary: 'Something went wrong', severity: 'error', message: error.message })
+    }
+    throw error
+  }
+}
+
+/**
+ * The drafts waiting for review: tick drafts and publish them, publish one or all, open one to edit or delete it, and
+ * delete all (a required checkbox is the confirmation, with scripts on or off). Publishing shows its progress, polled.
+ */
+export default function DraftsRoute() {
+  const { drafts, progress, first, rows } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const location = useLocation()
+  const isBusy = navigation.state === 'submitting'
+  const isRunning = Boolean(progress && (progress.status === 'queued' || progress.status === 'running'))
+  const publishError = actionData && actionData.intent !== 'delete-all' ? actionData.error : undefined
+  const deleteError = actionData?.intent === 'delete-all' ? actionData.error : undefined
+  return (
+    <>
+      <section className={layout.card} aria-labelledby="drafts-heading">
+        <p>
+          <Link to="/articles">← Articles</Link>
+        </p>
+        <h1 id="drafts-heading">Drafts</h1>
+        <p className={layout.muted}>Drafts are reviewed here before they are published into the knowledge base.</p>
+        <div className={layout.toolbar}>
+          <Link to="/articles/new">Add article</Link>
+          <span className={layout.muted}>{drafts.total_count} drafts</span>
+        </div>
+        <Form method="post" id="publish-drafts" aria-label="Publish drafts">
+          <div className={table.tableWrap}>
+            <table aria-label="Drafts">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <span className="visually-hidden">Select</span>
+                  </th>
+                  <th scope="col">Id</th>
+                  <th scope="col">Title</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Saved</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {drafts.rows.map((draft) => (
+                  <tr key={draft.id}>
+                    <td>
+                      <input type="checkbox" name="ids" value={draft.id} aria-label={`Select ${draft.title}`} />
+                    </td>
+                    <td className={table.numeric}>{draft.id}</td>
+                    <td>
+                      <Link to={`/articles/drafts/${draft.id}`}>{draft.title}</Link>
+                    </td>
+                    <td>{typeof draft.metadata.source === 'string' ? draft.metadata.source : '—'}</td>
+                    <td>
+                      <LocalTime iso={draft.timestamp} />
+                    </td>
+                    <td>
+                      <span className={table.actions}>
+                        <Button name="publish_id" value={String(draft.id)} variant="secondary" isDisabled={isBusy || isRunning}>
+                          Publish
+                        </Button>
+                        <Link to={`/articles/drafts/${draft.id}`} aria-label={`Edit ${draft.title}`}>
+                          Edit
+                        </Link>
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+                {drafts.rows.length === 0 ? (
+                  <tr>
+                    <td colSpan={6}>No drafts waiting.</td>
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
+          </div>
+          {publishError ? (
+            <p className={controls.error} role="alert">
+              {publishError}
+            </p>
+          ) : null}
+          <div className={layout.toolbar} style={{ marginTop: '1rem' }}>
+            <Button name="intent" value="publish-selected" isDisabled={isBusy || isRunning || drafts.total_count === 0}>
+              Publish selected
+            </Button>
+            <Button name="intent" value="publish-all" variant="secondary" isDisabled={isBusy || isRunning || drafts.total_count === 0}>
+              Publish all
+            </Button>
+          </div>
+        </Form>
+        <Pager label="Drafts pages" first={first} rows={rows} total={drafts.total_count} hrefFor={(next) => hrefWith('/articles/drafts', location.search, { first: next || null, task: null })} />
+      </section>
+
+      {progress && progress.task_id ? (
+        <section className={layout.card} aria-labelledby="publish-heading">
+          <h2 id="publish-heading">Publishing</h2>
+          <progress aria-label="Publishing progress" value={progress.progress} max={Math.max(progress.total, 1)} style={{ width: '100%' }} />
+          <p role="status">{progress.message}</p>
+          {progress.failed.length ? (
+            <ul aria-label="Drafts that failed">
+              {progress.failed.map((failure) => (
+                <li key={failure.draft_id}>
+                  Draft {failure.draft_id} ({failure.title}): {failure.error}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {progress.published.length ? (
+            <ul aria-label="Published articles">
+              {progress.published.map((entry) => (
+                <li key={entry.article_id}>
+                  <Link to={`/articles/${entry.article_id}`}>{entry.title}</Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {isRunning ? <PollAgain seconds={1} /> : null}
+        </section>
+      ) : null}
+
+      {drafts.total_count > 0 ? (
+        <section className={layout.card} aria-labelledby="delete-all-heading">
+          <h2 id="delete-all-heading">Delete all drafts</h2>
+          <Form method="post" aria-labelledby="delete-all-heading">
+            <p className={controls.field}>
+              <label>
+                <input type="checkbox" name="confirm" required aria-invalid={deleteError ? true : undefined} /> Yes, delete all {drafts.total_count} drafts
+              </label>
+              {deleteError ? (
+                <span className={controls.error} role="alert">
+                  {deleteError}
+                </span>
+              ) : null}
+            </p>
+            <Button name="intent" value="delete-all" variant="danger" isDisabled={isBusy}>
+              Delete all drafts
+            </Button>
+          </Form>
+        </section>
+      ) : null}
+    </>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,107 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import type { CrawlPageResult, IngestFileResult } from '../../../contracts/ingest'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { PollAgain } from '~/components/poll'
+import { ApiError } from '~/models/api.server'
+import { getIngestProgress } from '~/models/ingest.server'
+import * as layout from '~/styles/layout.css'
+import { requireApiSession } from '~/utils/auth.server'
+
+export const meta: MetaFunction = () => [{ title: 'Import progress · Knowledge assistant' }]
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const api = await requireApiSession(request)
+  try {
+    return json({ progress: await getIngestProgress(api, params.taskId ?? '') })
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Response('There is no import with this id.', { status: 404, statusText: 'Not Found' })
+    throw error
+  }
+}
+
+const FILE_STATUS: Record<IngestFileResult['status'], string> = { pending: 'Waiting', imported: 'Imported', failed: 'Failed' }
+const PAGE_STATUS: Record<CrawlPageResult['status'], string> = {
+  pending: 'Waiting',
+  imported: 'Imported',
+  visited: 'Visited, no draft',
+  failed: 'Failed',
+  excluded: 'Excluded',
+  skipped: 'Not reached',
+}
+
+export default function ImportProgressRoute() {
+  const { progress } = useLoaderData<typeof loader>()
+  const isRunning = progress.status === 'queued' || progress.status === 'running'
+  const heading = progress.kind === 'upload' ? 'Upload' : `Crawl of ${progress.start_url}`
+  return (
+    <section className={layout.card} aria-labelledby="progress-heading">
+      <p>
+        <Link to="/articles/import">← Import</Link>
+      </p>
+      <h1 id="progress-heading">{heading}</h1>
+      <progress aria-label="Import progress" value={progress.progress} max={Math.max(progress.total, 1)} style={{ width: '100%' }} />
+      <p role="status">{progress.message}</p>
+      {isRunning ? <PollAgain seconds={1} /> : null}
+      <div className={layout.toolbar}>
+        <Link to="/articles/drafts">Review drafts</Link>
+        <Link to="/articles/import">Import more</Link>
+      </div>
+
+      {progress.kind === 'upload' ? (
+        <table aria-label="Files">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th>Result</th>
+              <th>Drafts</th>
+              <th>Original</th>
+            </tr>
+          </thead>
+          <tbody>
+            {progress.files.map((file) => (
+              <tr key={file.s3_key}>
+                <td>{file.file_name}</td>
+                <td>{file.status === 'failed' ? `Failed: ${file.error}` : FILE_STATUS[file.status]}</td>
+                <td>{file.draft_ids.length ? file.draft_ids.map((id) => `#${id}`).join(', ') : '—'}</td>
+                <td>
+                  <a href={`/articles/import/original?${new URLSearchParams({ s3_key: file.s3_key })}`} download={file.file_name}>
+                    Download
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <table aria-label="Pages">
+          <thead>
+            <tr>
+              <th>Address</th>
+              <th>Depth</th>
+              <th>Result</th>
+              <th>Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {progress.pages.map((page) => (
+              <tr key={page.url}>
+                <td style={{ wordBreak: 'break-all' }}>{page.url}</td>
+                <td>{page.depth}</td>
+                <td>
+                  {PAGE_STATUS[page.status]}
+                  {page.draft_id ? ` (draft #${page.draft_id})` : ''}
+                </td>
+                <td>{page.redirected_to ? `Redirects to ${page.redirected_to}` : (page.reason ?? '')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,304 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
+import type { QueryLog } from '../../../contracts/query-logs'
+import { readInteger } from '~/components/data-table/table-url'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { LocalTime } from '~/components/local-time'
+import { ActionButtonForm, CommentForm } from '~/components/logs/comment-form'
+import { LogForms, type LogFormData } from '~/components/logs/log-forms'
+import * as styles from '~/components/logs/logs.css'
+import { errorToast, respondWithToast } from '~/components/logs/respond.server'
+import { EnhancedField } from '~/components/logs/use-hydrated'
+import { Button } from '~/components/ui/button'
+import { TextField } from '~/components/ui/text-field'
+import { ApiError } from '~/models/api.server'
+import { createDraftFromAnswer } from '~/models/articles.server'
+import { addComment, deleteComment, deleteMainComment, getQueryLog, saveFavorite, setMainComment, updateComment } from '~/models/query-logs.server'
+import * as layout from '~/styles/layout.css'
+import { requireApiSession } from '~/utils/auth.server'
+import { redirectWithToast } from '~/utils/session.server'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data && 'log' in data ? `Log ${data.log.id}` : 'Log'} · Knowledge assistant` }]
+
+const FETCH_FAILED = 'Cannot fetch query log by id'
+const DELETE_FAILED = 'Cannot delete comment'
+const SAVE_FAILED = 'Cannot save or update query'
+
+const logIdOf = (params: { id?: string }) => {
+  const id = Number(params.id)
+  return Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const logId = logIdOf(params)
+  // SEED.md §8: a log that cannot be fetched is an error toast, back on the list.
+  const fail = () => redirectWithToast(request, '/logs', errorToast(FETCH_FAILED))
+  if (!logId) return fail()
+  try {
+    const log = await getQueryLog(await requireApiSession(request), logId)
+    return json({ log, draftId: readInteger(new URL(request.url).searchParams, 'draft', 0) || null })
+  } catch (error) {
+    if (error instanceof ApiError) return fail()
+    throw error
+  }
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const logId = logIdOf(params)
+  if (!logId) throw new Response('No such log', { status: 404 })
+  const formData = await request.formData()
+  const intent = String(formData.get('intent'))
+  if (!(intent in LogForms)) return json<LogFormData>({ formId: 'unknown' }, { status: 400 })
+  const formId = String(formData.get('form_id') ?? intent)
+  const back = `/logs/${logId}`
+  const isEnhanced = formData.get('enhanced') === '1'
+  const api = await requireApiSession(request)
+  const submission = parseWithZod(formData, { schema: LogForms[intent as keyof typeof LogForms] })
+  if (submission.status !== 'success') return json<LogFormData>({ formId, result: submission.reply() }, { status: 400 })
+  const value = submission.value
+  const done = (message: string, extra: Partial<LogFormData> = {}, redirectTo = back) =>
+    respondWithToast<LogFormData>(request, { isEnhanced, redirectTo, data: { formId, ...extra }, toast: { summary: 'All Ok', message } })
+  const failed = (message: string) => respondWithToast<LogFormData>(request, { isEnhanced, redirectTo: back, data: { formId }, toast: errorToast(message) })
+  try {
+    switch (value.intent) {
+      case 'main-save':
+        return done((await setMainComment(api, logId, value.comment)).message)
+      case 'comment-add':
+        await addComment(api, logId, value.comment)
+        return done('Comment added')
+      case 'comment-update':
+        await updateComment(api, value.comment_id, value.comment)
+        return done('Comment updated')
+      case 'main-delete':
+      case 'comment-delete':
+        try {
+          await (value.intent === 'main-delete' ? deleteMainComment(api, logId) : deleteComment(api, value.comment_id))
+        } catch (error) {
+          if (error instanceof ApiError) return failed(DELETE_FAILED)
+          throw error
+        }
+        return done('Comment deleted')
+      case 'favorite':
+        try {
+          return done((await saveFavorite(api, { logId, comment: value.comment })).message)
+        } catch (error) {
+          if (error instanceof ApiError) return failed(SAVE_FAILED)
+          throw error
+        }
+      case 'draft': {
+        const draft = await createDraftFromAnswer(api, { question: value.question, answer: value.answer, logId })
+        return done('Draft saved', { draftId: draft.id }, `${back}?draft=${draft.id}`)
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    // upload_recovery_answer is an (E) call: its error body names the fields it refuses; so do the comment calls.
+    if (error.status === 400) {
+      const fieldErrors = error.fieldErrors()
+      return json<LogFormData>({ formId, result: submission.reply({ fieldErrors: Object.keys(fieldErrors).length ? fieldErrors : { comment: [error.message] } }) }, { status: 400 })
+    }
+    return failed(error.message)
+  }
+}
+
+/** One query log: the answer, its sources (deleted ones marked), feedback, the comments, and what can be made of it. */
+export default function LogRoute() {
+  const { log, draftId } = useLoaderData<typeof loader>() as { log: QueryLog; draftId: number | null }
+  return (
+    <>
+      <section className={layout.card} aria-labelledby="log-heading">
+        <p>
+          <Link to="/logs">← Logs</Link>
+        </p>
+        <h1 id="log-heading">Log {log.id}</h1>
+        <dl className={styles.facts}>
+          <dt>Question</dt>
+          <dd>{log.command}</dd>
+          <dt>Asked</dt>
+          <dd>
+            <LocalTime iso={log.timestamp} />
+          </dd>
+          <dt>By</dt>
+          <dd>{log.username ?? '—'}</dd>
+          <dt>Mode</dt>
+          <dd>{log.mode}</dd>
+          <dt>Status</dt>
+          <dd>{log.status}</dd>
+          <dt>Feedback</dt>
+          <dd>{log.feedback === 'like' ? 'Liked' : log.feedback === 'dislike' ? 'Disliked' : 'No feedback'}</dd>
+          {log.duration_ms !== null ? (
+            <>
+              <dt>Took</dt>
+              <dd>{(log.duration_ms / 1000).toFixed(1)} s</dd>
+            </>
+          ) : null}
+        </dl>
+      </section>
+
+      <section className={layout.card} aria-labelledby="log-answer-heading">
+        <h2 id="log-answer-heading">Answer</h2>
+        {log.answer ? <p className={styles.answer}>{log.answer}</p> : <p className={layout.muted}>No answer was given ({log.status}).</p>}
+        <h3 id="log-sources-heading">Sources</h3>
+        {log.source_list.length ? (
+          <ol aria-labelledby="log-sources-heading">
+            {log.source_list.map((source, index) => (
+              <li key={`${source.metadata.id}-${index}`}>
+                {source.metadata.is_deleted ? (
+                  <>
+                    {source.metadata.title || source.metadata.source} <span className={styles.deleted}>(deleted)</span>
+                  </>
+                ) : (
+                  <Link to={`/articles/${source.metadata.doc_id}`}>{source.metadata.title || source.metadata.source}</Link>
+                )}
+                {source.page_content ? <p className={styles.excerpt}>{excerptOf(source.page_content)}</p> : null}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className={layout.muted}>No sources.</p>
+        )}
+      </section>
+
+      <section className={layout.card} aria-labelledby="comments-heading">
+        <h2 id="comments-heading">Comments</h2>
+        <h3 id="main-comment-heading">Main comment</h3>
+        <div className={styles.inlineForms}>
+          <div className={styles.growForm}>
+            <CommentForm
+              key={`main-${log.comment ?? ''}`}
+              formId="main-comment"
+              intent="main-save"
+              schema={LogForms['main-save']}
+              label="Main comment"
+              fieldLabel="Main comment"
+              submitLabel={log.comment ? 'Update main comment' : 'Add main comment'}
+              defaultValue={log.comment ?? ''}
+            />
+          </div>
+          {log.comment ? <ActionButtonForm formId="main-comment-delete" intent="main-delete" label="Delete main comment" buttonLabel="Delete main comment" /> : null}
+        </div>
+
+        <h3 id="user-comments-heading">User comments</h3>
+        {log.comment_list.length ? (
+          <ol aria-labelledby="user-comments-heading" className={styles.commentList}>
+            {log.comment_list.map((entry, index) => (
+              <li key={entry.id} className={styles.commentItem}>
+                <p className={layout.muted}>
+                  {entry.username ?? 'Someone'} · <LocalTime iso={entry.timestamp} />
+                </p>
+                <div className={styles.inlineForms}>
+                  <div className={styles.growForm}>
+                    <CommentForm
+                      key={`${entry.id}-${entry.comment}`}
+                      formId={`comment-${entry.id}`}
+                      intent="comment-update"
+              schema={LogForms['comment-update']}
+                      label={`Edit comment ${index + 1}`}
+                      fieldLabel={`Comment ${index + 1}`}
+                      submitLabel="Update comment"
+                      defaultValue={entry.comment}
+                      hidden={{ comment_id: entry.id }}
+                    />
+                  </div>
+                  <ActionButtonForm
+                    formId={`comment-${entry.id}-delete`}
+                    intent="comment-delete"
+                    label={`Delete comment ${index + 1}`}
+                    buttonLabel="Delete comment"
+                    hidden={{ comment_id: entry.id }}
+                  />
+                </div>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className={layout.muted}>No user comments yet.</p>
+        )}
+        <CommentForm key={`add-${log.comment_list.length}`} formId="add-comment" intent="comment-add"
+              schema={LogForms['comment-add']} label="Add comment" fieldLabel="New comment" submitLabel="Add comment" />
+      </section>
+
+      <section className={layout.card} aria-labelledby="favorite-heading">
+        <h2 id="favorite-heading">Save to my queries</h2>
+        <CommentForm
+          formId="favorite"
+          intent="favorite"
+              schema={LogForms['favorite']}
+          label="Save to my queries"
+          fieldLabel="Note for your saved query"
+          submitLabel="Save query"
+          isRequired={false}
+        >
+          <p className={layout.muted}>
+            Your saved queries are under <Link to="/saved">Saved queries</Link>.
+          </p>
+        </CommentForm>
+      </section>
+
+      <DraftFromLog log={log} draftId={draftId} />
+    </>
+  )
+}
+
+const excerptOf = (text: string) => (text.length > 280 ? `${text.slice(0, 280)}…` : text)
+
+/** The correction loop: the question and a corrected answer become a draft article (POST /admin/upload_recovery_answer). */
+function DraftFromLog({ log, draftId }: { log: QueryLog; draftId: number | null }) {
+  const fetcher = useFetcher<LogFormData>()
+  const actionData = useActionData<LogFormData>()
+  const data = fetcher.data ?? actionData
+  const schema = LogForms.draft
+  const [form, fields] = useForm({
+    id: 'draft',
+    lastResult: data?.formId === 'draft' ? data.result : undefined,
+    constraint: getZodConstraint(schema),
+    defaultNoValidate: false,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const savedDraftId = (data?.formId === 'draft' ? data.draftId : undefined) ?? draftId
+  const initial = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback)
+  return (
+    <section className={layout.card} aria-labelledby="draft-heading">
+      <h2 id="draft-heading">Turn into a draft</h2>
+      <p className={layout.muted}>Correct the answer and save it as a draft article; once published, answers to this question use it.</p>
+      <fetcher.Form method="post" {...getFormProps(form)} aria-labelledby="draft-heading">
+        <EnhancedField />
+        <input type="hidden" name="intent" value="draft" />
+        <input type="hidden" name="form_id" value="draft" />
+        <TextField
+          label="Draft question"
+          name={fields.question.name}
+          id={fields.question.id}
+          defaultValue={initial(fields.question.initialValue, log.command.slice(0, 500))}
+          errors={fields.question.errors}
+          isRequired
+          maxLength={500}
+        />
+        <TextField
+          label="Corrected answer"
+          name={fields.answer.name}
+          id={fields.answer.id}
+          defaultValue={initial(fields.answer.initialValue, log.answer ?? '')}
+          errors={fields.answer.errors}
+          isRequired
+          isMultiline
+          rows={8}
+        />
+        <Button isDisabled={fetcher.state !== 'idle'}>Save as draft</Button>
+      </fetcher.Form>
+      {savedDraftId ? (
+        <p role="status">
+          Draft {savedDraftId} saved. <Link to={`/articles/drafts/${savedDraftId}`}>Review it</Link> or see all <Link to="/articles/drafts">Drafts</Link>.
+        </p>
+      ) : null}
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

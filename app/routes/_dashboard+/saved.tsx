@@ -1,0 +1,128 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { z } from 'zod'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { LocalTime } from '~/components/local-time'
+import { ActionButtonForm, CommentForm } from '~/components/logs/comment-form'
+import { LogForms, type LogFormData } from '~/components/logs/log-forms'
+import * as styles from '~/components/logs/logs.css'
+import { errorToast, respondWithToast } from '~/components/logs/respond.server'
+import { ApiError } from '~/models/api.server'
+import { deleteFavorite, listFavorites, saveFavorite } from '~/models/query-logs.server'
+import * as layout from '~/styles/layout.css'
+import { requireApiSession } from '~/utils/auth.server'
+
+export const meta: MetaFunction = () => [{ title: 'Saved queries · Knowledge assistant' }]
+
+const LOAD_FAILED = 'Cannot get saved queries'
+const SAVE_FAILED = 'Cannot save or update query'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const api = await requireApiSession(request)
+  try {
+    return json({ favorites: await listFavorites(api), loadError: null })
+  } catch (error) {
+    // The page itself is the place to say so: a redirect here would loop. Shown as the same alert a toast would be.
+    if (error instanceof ApiError) return json({ favorites: [] as Awaited<ReturnType<typeof listFavorites>>, loadError: LOAD_FAILED })
+    throw error
+  }
+}
+
+const Id = z.coerce.number().int().positive().max(2_147_483_647)
+export const SavedForms = {
+  // The comment of a saved query may be empty; its log id goes with it (add_query_favorite with an id updates).
+  'favorite-update': z.object({ intent: z.literal('favorite-update'), id: Id, log_id: Id, comment: LogForms.favorite.shape.comment }),
+  'favorite-delete': z.object({ intent: z.literal('favorite-delete'), id: Id }),
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  const intent = String(formData.get('intent'))
+  if (!(intent in SavedForms)) return json<LogFormData>({ formId: 'unknown' }, { status: 400 })
+  const formId = String(formData.get('form_id') ?? intent)
+  const isEnhanced = formData.get('enhanced') === '1'
+  const submission = parseWithZod(formData, { schema: SavedForms[intent as keyof typeof SavedForms] })
+  if (submission.status !== 'success') return json<LogFormData>({ formId, result: submission.reply() }, { status: 400 })
+  const value = submission.value
+  const respond = (toast: Parameters<typeof respondWithToast>[1]['toast']) => respondWithToast<LogFormData>(request, { isEnhanced, redirectTo: '/saved', data: { formId }, toast })
+  const api = await requireApiSession(request)
+  try {
+    if (value.intent === 'favorite-update') {
+      const saved = await saveFavorite(api, { id: value.id, logId: value.log_id, comment: value.comment })
+      return respond({ summary: 'All Ok', message: saved.message })
+    }
+    await deleteFavorite(api, value.id)
+    return respond({ summary: 'All Ok', message: 'Saved query deleted' })
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    // SEED.md §8: a failed save or update says 'Cannot save or update query'; a failed delete gives the server's reason.
+    return respond(errorToast(value.intent === 'favorite-update' ? SAVE_FAILED : error.message || SAVE_FAILED))
+  }
+}
+
+/** The user's saved queries (favourites): open the log, change the note, delete. */
+export default function SavedRoute() {
+  const { favorites, loadError } = useLoaderData<typeof loader>()
+  return (
+    <section className={layout.card} aria-labelledby="saved-heading">
+      <h1 id="saved-heading">Saved queries</h1>
+      {loadError ? (
+        <div className={layout.toast} data-severity="error" role="alert">
+          <strong>Something went wrong</strong>
+          <div>{loadError}</div>
+        </div>
+      ) : null}
+      {favorites.length === 0 && !loadError ? (
+        <p className={layout.muted}>
+          No saved queries yet. Save one from an answer on <Link to="/ask">Ask</Link> or from a log in <Link to="/logs">Logs</Link>.
+        </p>
+      ) : null}
+      {favorites.length ? (
+        <ul aria-label="Saved queries" className={styles.commentList}>
+          {favorites.map((favorite) => (
+            <li key={favorite.id} className={styles.commentItem} aria-labelledby={`saved-${favorite.id}-question`}>
+              <h2 id={`saved-${favorite.id}-question`} style={{ fontSize: '1.1rem', margin: '0 0 0.25rem' }}>
+                {favorite.command}
+              </h2>
+              <p className={layout.muted} style={{ margin: 0 }}>
+                Saved <LocalTime iso={favorite.timestamp} /> ·{' '}
+                <Link to={`/logs/${favorite.log_id}`} aria-label={`Open ${favorite.command}`}>
+                  Open
+                </Link>
+              </p>
+              {favorite.answer ? <p className={styles.excerpt}>{favorite.answer.length > 400 ? `${favorite.answer.slice(0, 400)}…` : favorite.answer}</p> : null}
+              <div className={styles.inlineForms}>
+                <div className={styles.growForm}>
+                  <CommentForm
+                    key={`${favorite.id}-${favorite.comment}`}
+                    formId={`saved-${favorite.id}`}
+                    intent="favorite-update"
+                    schema={SavedForms['favorite-update']}
+                    label={`Note for ${favorite.command}`}
+                    fieldLabel="Note"
+                    submitLabel="Update note"
+                    defaultValue={favorite.comment}
+                    isRequired={false}
+                    hidden={{ id: favorite.id, log_id: favorite.log_id }}
+                  />
+                </div>
+                <ActionButtonForm
+                  formId={`saved-${favorite.id}-delete`}
+                  intent="favorite-delete"
+                  label={`Delete saved query ${favorite.command}`}
+                  buttonLabel="Delete saved query"
+                  hidden={{ id: favorite.id }}
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

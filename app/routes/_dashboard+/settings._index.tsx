@@ -1,0 +1,233 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { SearchType, type BotSettings } from '../../../contracts/settings'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormErrors } from '~/components/settings/failure-message'
+import { toConformErrors } from '~/components/settings/form-errors'
+import { NumberField } from '~/components/settings/number-field'
+import * as styles from '~/components/settings/settings.css'
+import { Button } from '~/components/ui/button'
+import { isPostedTrue, PostedBoolean, Switch } from '~/components/ui/checkbox'
+import { Select } from '~/components/ui/select'
+import { TextField } from '~/components/ui/text-field'
+import { ApiError } from '~/models/api.server'
+import { getBotSettings, updateBotSettings } from '~/models/settings.server'
+import { requireApiSession } from '~/utils/auth.server'
+import { redirectWithToast } from '~/utils/session.server'
+
+export const meta: MetaFunction = () => [{ title: 'Bot settings · Settings · Knowledge assistant' }]
+
+const text = (label: string, max: number) => z.string().max(max, `${label} is at most ${max} characters`).default('')
+
+/** Every bot setting of SEED.md §3; the switches post 'true'/'false' (SEED.md §5). */
+const BotSettingsForm = z.object({
+  bot_description: text('The description', 5000),
+  bot_who_am_i: text('Who am I', 5000),
+  bot_type: text('The bot type', 100),
+  bot_language: text('The language', 100),
+  bot_prefix: text('The prefix', 5000),
+  sms_prompt_text: text('The SMS prompt', 5000),
+  llm_model: z.string({ error: 'Please choose a model' }).max(200),
+  search_type: SearchType,
+  num_sources_k: z
+    .number({ error: 'Please enter a whole number from 1 to 20' })
+    .int('Please enter a whole number from 1 to 20')
+    .min(1, 'Please enter a whole number from 1 to 20')
+    .max(20, 'Please enter a whole number from 1 to 20'),
+  score_threshold: z.number({ error: 'Please enter a number of 0 or more' }).min(0, 'Please enter a number of 0 or more'),
+  semantic_firewall: PostedBoolean,
+  multiple_model: PostedBoolean,
+  query_shortcuts: z.array(z.object({ enabled: PostedBoolean, query: text('A shortcut', 500) })).length(3),
+  template_bot_prefix: text('The template prefix', 5000),
+  template_bot_description: text('The template description', 5000),
+  template_bot_language: text('The template language', 100),
+  template_context: text('The template context', 10000),
+  template_query: text('The template query', 10000),
+})
+
+const SEARCH_TYPES = [
+  { value: 'keyword', label: 'Keyword (BM25)' },
+  { value: 'vector', label: 'Vector (embeddings)' },
+  { value: 'hybrid', label: 'Hybrid (rank fusion)' },
+  { value: 'mmr', label: 'MMR (diverse sources)' },
+] as const
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return json({ settings: await getBotSettings(await requireApiSession(request)) })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: BotSettingsForm })
+  if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
+  try {
+    await updateBotSettings(await requireApiSession(request), submission.value)
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      const fieldErrors = toConformErrors(error.fieldErrors())
+      return json({ result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }) }, { status: error.status })
+    }
+    throw error
+  }
+  return redirectWithToast(request, '/settings', { summary: 'All Ok', message: 'Bot settings saved' })
+}
+
+/** The stored settings as the form posts them. */
+function toFormValues(settings: BotSettings) {
+  return {
+    ...settings,
+    num_sources_k: String(settings.num_sources_k),
+    score_threshold: String(settings.score_threshold),
+    semantic_firewall: String(settings.semantic_firewall),
+    multiple_model: String(settings.multiple_model),
+    query_shortcuts: settings.query_shortcuts.map((shortcut) => ({ enabled: String(shortcut.enabled), query: shortcut.query })),
+  }
+}
+
+export default function BotSettingsRoute() {
+  const { settings } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const [form, fields] = useForm({
+    id: 'bot-settings',
+    defaultValue: toFormValues(settings),
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(BotSettingsForm),
+    shouldValidate: 'onBlur',
+    defaultNoValidate: false,
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: BotSettingsForm }),
+  })
+  const value = (field: { initialValue?: unknown }) => (typeof field.initialValue === 'string' ? field.initialValue : '')
+  const textField = (name: keyof typeof fields, label: string, options: { isMultiline?: boolean; description?: string; maxLength?: number } = {}) => {
+    const field = fields[name]
+    return <TextField label={label} name={field.name} id={field.id} defaultValue={value(field)} errors={field.errors} rows={3} {...options} />
+  }
+  const models = settings.llm_models.map((model) => ({ value: model, label: model }))
+  return (
+    <>
+      <h2>Bot settings</h2>
+      <p>How the assistant answers on the Ask screen.</p>
+      <Form method="post" {...getFormProps(form)}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>The assistant</legend>
+          <div className={styles.grid}>
+            {textField('bot_type', 'Bot type', { maxLength: 100 })}
+            {textField('bot_language', 'Bot language', { maxLength: 100 })}
+          </div>
+          {textField('bot_description', 'Bot description', { isMultiline: true })}
+          {textField('bot_who_am_i', 'Who am I', { isMultiline: true, description: 'Shown above the question on the Ask screen.' })}
+          {textField('bot_prefix', 'Bot prefix', { isMultiline: true, description: 'Put before every prompt to the language model.' })}
+          {textField('sms_prompt_text', 'SMS prompt text', { isMultiline: true })}
+        </fieldset>
+
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>Answers</legend>
+          <div className={styles.grid}>
+            <Select
+              label="LLM model"
+              name={fields.llm_model.name}
+              id={fields.llm_model.id}
+              options={models}
+              defaultValue={value(fields.llm_model)}
+              errors={fields.llm_model.errors}
+            />
+            <Select
+              label="Search type"
+              name={fields.search_type.name}
+              id={fields.search_type.id}
+              options={SEARCH_TYPES}
+              defaultValue={value(fields.search_type)}
+              errors={fields.search_type.errors}
+            />
+            <NumberField
+              label="Number of sources"
+              name={fields.num_sources_k.name}
+              id={fields.num_sources_k.id}
+              defaultValue={value(fields.num_sources_k)}
+              errors={fields.num_sources_k.errors}
+              min={1}
+              max={20}
+              isRequired
+              description="How many sources an answer is built from (1 to 20)."
+            />
+            <NumberField
+              label="Score threshold"
+              name={fields.score_threshold.name}
+              id={fields.score_threshold.id}
+              defaultValue={value(fields.score_threshold)}
+              errors={fields.score_threshold.errors}
+              min={0}
+              step="any"
+              isRequired
+              description="Sources scoring below it are left out; 0 keeps them all."
+            />
+          </div>
+          <Switch
+            label="Semantic firewall"
+            name={fields.semantic_firewall.name}
+            id={fields.semantic_firewall.id}
+            defaultSelected={isPostedTrue(fields.semantic_firewall.initialValue)}
+            errors={fields.semantic_firewall.errors}
+            description="Screens each question before it is answered."
+          />
+          <Switch
+            label="Multiple models"
+            name={fields.multiple_model.name}
+            id={fields.multiple_model.id}
+            defaultSelected={isPostedTrue(fields.multiple_model.initialValue)}
+            errors={fields.multiple_model.errors}
+          />
+        </fieldset>
+
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>Query shortcuts</legend>
+          {fields.query_shortcuts.getFieldList().map((item, index) => {
+            const shortcut = item.getFieldset()
+            return (
+              <div key={item.key} className={styles.row}>
+                <TextField
+                  label={`Shortcut ${index + 1} query`}
+                  name={shortcut.query.name}
+                  id={shortcut.query.id}
+                  defaultValue={value(shortcut.query)}
+                  errors={shortcut.query.errors}
+                  maxLength={500}
+                />
+                <div className={styles.rowButtons}>
+                  <Switch
+                    label={`Shortcut ${index + 1} enabled`}
+                    name={shortcut.enabled.name}
+                    id={shortcut.enabled.id}
+                    defaultSelected={isPostedTrue(shortcut.enabled.initialValue)}
+                  />
+                </div>
+              </div>
+            )
+          })}
+        </fieldset>
+
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>Template agent</legend>
+          <div className={styles.grid}>{textField('template_bot_language', 'Template bot language', { maxLength: 100 })}</div>
+          {textField('template_bot_prefix', 'Template bot prefix', { isMultiline: true })}
+          {textField('template_bot_description', 'Template bot description', { isMultiline: true })}
+          {textField('template_context', 'Template context', { isMultiline: true })}
+          {textField('template_query', 'Template query', { isMultiline: true })}
+        </fieldset>
+
+        <div className={styles.actions}>
+          <Button isDisabled={navigation.state === 'submitting'}>Save bot settings</Button>
+        </div>
+      </Form>
+    </>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,290 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
+import { useState } from 'react'
+import { z } from 'zod'
+import { Password, Registration, type Group, type Organization } from '../../../contracts/users'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FailureMessage, FormErrors } from '~/components/settings/failure-message'
+import { toConformErrors, toFailure, type Failure } from '~/components/settings/form-errors'
+import { DefaultSubmit, IntentButton } from '~/components/settings/intent-button'
+import * as styles from '~/components/settings/settings.css'
+import { Button } from '~/components/ui/button'
+import { isPostedTrue, PostedBoolean, Switch } from '~/components/ui/checkbox'
+import { Select, useIsHydrated } from '~/components/ui/select'
+import { TextField } from '~/components/ui/text-field'
+import { ApiError, type ApiSession } from '~/models/api.server'
+import { getUser, listGroups, listOrganizations, updateUser } from '~/models/users.server'
+import * as layout from '~/styles/layout.css'
+import { requireApiSession } from '~/utils/auth.server'
+import { redirectWithToast } from '~/utils/session.server'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.username ?? 'User'} · Users · Knowledge assistant` }]
+
+/** A text the form may send blank (conform sends nothing for blank), checked with the backend's own rule. */
+const requiredText = (message: string, rule: z.ZodType<string, string>) => z.string({ error: message }).pipe(rule)
+const optionalText = (rule: z.ZodType<string, string>) => z.string().pipe(rule).default('')
+
+const UserEditForm = z.object({
+  username: requiredText('Please enter a username', Registration.shape.username),
+  email: requiredText('Please enter an email address', Registration.shape.email),
+  firstName: optionalText(z.string().trim().max(100, 'firstName is at most 100 characters')),
+  lastName: optionalText(z.string().trim().max(100, 'lastName is at most 100 characters')),
+  cellphone: optionalText(Registration.shape.cellphone.unwrap()),
+  // Blank keeps the current password.
+  password: Password.optional(),
+  organization_id: z.number({ error: 'Please choose an organisation' }).int().positive(),
+  group_id: z.number({ error: 'Please choose a group' }).int().positive(),
+  enabled: PostedBoolean,
+})
+
+function userId(params: { id?: string }) {
+  const id = Number(params.id)
+  if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw new Response('No such user', { status: 404 })
+  return id
+}
+
+/** Where to go back to: the list page the editor came from, never another site. */
+function backTo(request: Request) {
+  const back = new URL(request.url).searchParams.get('back') ?? ''
+  return /^\/users(\?[^\\]*)?$/.test(back) ? back : '/users'
+}
+
+async function loadGroups(session: ApiSession, organizationId: number): Promise<{ groups: Group[]; groupsFailure: Failure | null }> {
+  try {
+    return { groups: await listGroups(session, organizationId), groupsFailure: null }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    return { groups: [], groupsFailure: toFailure(error, 'Cannot get groups') }
+  }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const id = userId(params)
+  const session = await requireApiSession(request)
+  const back = backTo(request)
+  let user
+  try {
+    user = await getUser(session, id)
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    throw await redirectWithToast(request, back, { severity: 'error', ...toFailure(error, 'Cannot get user data') })
+  }
+  const chosen = Number(new URL(request.url).searchParams.get('organization_id')) || user.organization_id
+  const [organizations, groupsOfChosen] = await Promise.all([
+    listOrganizations().then(
+      (list) => ({ organizations: list, organizationsFailure: null }),
+      (error) => {
+        if (!(error instanceof ApiError)) throw error
+        // The user's own organisation is still a valid choice.
+        return {
+          organizations: [{ id: user.organization_id, name: user.organization_name }] as Organization[],
+          organizationsFailure: toFailure(error, 'Cannot get organizations'),
+        }
+      },
+    ),
+    loadGroups(session, chosen),
+  ])
+  return json({ user, back, organizationId: chosen, ...organizations, ...groupsOfChosen })
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const id = userId(params)
+  const formData = await request.formData()
+  const session = await requireApiSession(request)
+  if (formData.get('intent') === 'groups') {
+    // Without scripts: show the groups of the organisation just chosen, keeping what was typed (but no password).
+    const organizationId = Number(formData.get('organization_id')) || 0
+    const { password: _password, ...typed } = Object.fromEntries([...formData.keys()].map((key) => [key, formData.getAll(key).map(String)]))
+    const initialValue = Object.fromEntries(Object.entries(typed).map(([key, values]) => [key, values.length > 1 ? values : values[0]]))
+    const result: SubmissionResult<string[]> = { initialValue }
+    return json({ result, organizationId, ...(await loadGroups(session, organizationId)) })
+  }
+  const submission = parseWithZod(formData, { schema: UserEditForm })
+  if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+  try {
+    await updateUser(session, { id, ...submission.value, enabled: submission.value.enabled === 'true' })
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      const fieldErrors = toConformErrors(error.fieldErrors())
+      return json(
+        { result: submission.reply({ hideFields: ['password'], fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }) },
+        { status: error.status },
+      )
+    }
+    throw error
+  }
+  return redirectWithToast(request, backTo(request), { summary: 'All Ok', message: 'User updated' })
+}
+
+/** The groups offered, and the organisation they belong to. */
+interface GroupChoice {
+  groups: Group[]
+  groupsFailure: Failure | null
+  organizationId: number
+}
+
+export default function EditUserRoute() {
+  const loaded = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const isHydrated = useIsHydrated()
+  const groupsFetcher = useFetcher<typeof loader>()
+  const { user } = loaded
+  const [form, fields] = useForm({
+    id: `user-${user.id}`,
+    defaultValue: {
+      username: user.username,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      cellphone: user.cellphone,
+      organization_id: String(user.organization_id),
+      group_id: String(user.group_id),
+      enabled: String(user.enabled),
+    },
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(UserEditForm),
+    defaultNoValidate: false,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: UserEditForm }),
+  })
+  // The organisation whose groups are offered: picked with scripts (fetcher), or shown by the "Show groups" button.
+  const [pickedOrganization, setPickedOrganization] = useState<number | null>(null)
+  const fetched: GroupChoice | null = groupsFetcher.data && pickedOrganization !== null ? groupsFetcher.data : null
+  const shown: GroupChoice =
+    fetched ??
+    (actionData && 'groups' in actionData
+      ? (actionData as unknown as GroupChoice)
+      : { groups: loaded.groups, groupsFailure: loaded.groupsFailure, organizationId: loaded.organizationId })
+  const text = (value: unknown) => (typeof value === 'string' ? value : '')
+  const organizationValue = fetched ? String(pickedOrganization) : text(fields.organization_id.initialValue) || String(shown.organizationId)
+  const groupValue = String(shown.organizationId) === text(fields.organization_id.initialValue) ? text(fields.group_id.initialValue) : ''
+  const defaultGroup = shown.groups.find((group) => String(group.id) === groupValue) ?? shown.groups.find((group) => group.role === 'user') ?? shown.groups[0]
+  return (
+    <section className={layout.card} aria-labelledby="user-heading">
+      <p>
+        <Link to={loaded.back}>← Users</Link>
+      </p>
+      <h1 id="user-heading">Edit user {user.username}</h1>
+      <FailureMessage failure={loaded.organizationsFailure} />
+      <Form method="post" {...getFormProps(form)}>
+        <DefaultSubmit />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>Access</legend>
+          <div className={styles.grid}>
+            <div>
+              <Select
+                label="Organisation"
+                name={fields.organization_id.name}
+                id={fields.organization_id.id}
+                options={loaded.organizations.map((organization) => ({ value: String(organization.id), label: organization.name }))}
+                defaultValue={organizationValue}
+                errors={fields.organization_id.errors}
+                onChange={(value) => {
+                  setPickedOrganization(Number(value))
+                  groupsFetcher.load(`/users/${user.id}?${new URLSearchParams({ organization_id: value, back: loaded.back })}`)
+                }}
+              />
+              {isHydrated ? null : (
+                <div className={styles.rowActions}>
+                  <IntentButton value="groups">Show groups of this organisation</IntentButton>
+                </div>
+              )}
+            </div>
+            <div>
+              <FailureMessage failure={shown.groupsFailure} />
+              <Select
+                key={`${shown.organizationId}-${shown.groups.map((group) => group.id).join(',')}`}
+                label="Group"
+                name={fields.group_id.name}
+                id={fields.group_id.id}
+                options={shown.groups.map((group) => ({ value: String(group.id), label: `${group.name} (${group.role})` }))}
+                defaultValue={defaultGroup ? String(defaultGroup.id) : ''}
+                errors={fields.group_id.errors}
+                description={groupsFetcher.state === 'loading' ? 'Loading the groups…' : 'The group decides what the user may do.'}
+              />
+            </div>
+          </div>
+          <Switch
+            label="Enabled"
+            name={fields.enabled.name}
+            id={fields.enabled.id}
+            defaultSelected={isPostedTrue(fields.enabled.initialValue)}
+            errors={fields.enabled.errors}
+            description="A disabled user cannot sign in."
+          />
+        </fieldset>
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>Account</legend>
+          <div className={styles.grid}>
+            <TextField
+              label="Username"
+              name={fields.username.name}
+              id={fields.username.id}
+              defaultValue={text(fields.username.initialValue)}
+              errors={fields.username.errors}
+              isRequired
+              maxLength={60}
+            />
+            <TextField
+              label="Email"
+              type="email"
+              name={fields.email.name}
+              id={fields.email.id}
+              defaultValue={text(fields.email.initialValue)}
+              errors={fields.email.errors}
+              isRequired
+              maxLength={254}
+            />
+            <TextField
+              label="First name"
+              name={fields.firstName.name}
+              id={fields.firstName.id}
+              defaultValue={text(fields.firstName.initialValue)}
+              errors={fields.firstName.errors}
+              maxLength={100}
+            />
+            <TextField
+              label="Last name"
+              name={fields.lastName.name}
+              id={fields.lastName.id}
+              defaultValue={text(fields.lastName.initialValue)}
+              errors={fields.lastName.errors}
+              maxLength={100}
+            />
+            <TextField
+              label="Cellphone"
+              name={fields.cellphone.name}
+              id={fields.cellphone.id}
+              defaultValue={text(fields.cellphone.initialValue)}
+              errors={fields.cellphone.errors}
+              maxLength={40}
+            />
+            <TextField
+              label="New password"
+              type="password"
+              name={fields.password.name}
+              id={fields.password.id}
+              errors={fields.password.errors}
+              description="Leave blank to keep the current password."
+            />
+          </div>
+        </fieldset>
+        <div className={styles.actions}>
+          <Button name="intent" value="save" isDisabled={navigation.state === 'submitting'}>
+            Save user
+          </Button>
+          <Link to={loaded.back}>Cancel</Link>
+        </div>
+      </Form>
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

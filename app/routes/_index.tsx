@@ -1,0 +1,4 @@
+import { redirect } from '@remix-run/node'
+
+/** The dashboard opens on Ask. */
+export const loader = () => redirect('/ask')

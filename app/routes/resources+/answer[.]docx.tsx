@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { ApiError } from '~/models/api.server'
+import { convertAnswerToDocx, DOCX_TYPE, getAnswer } from '~/models/ask.server'
+import { requireApiSession } from '~/utils/auth.server'
+import { redirectWithToast } from '~/utils/session.server'
+
+const DOWNLOAD_FAILED = 'Cannot download File. Please try again later'
+
+/** The answer of ?task=… as answer.docx, streamed from the backend only when it really is a Word document (SEED.md §5). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url)
+  const taskId = url.searchParams.get('task') ?? ''
+  const back = `/ask?task=${encodeURIComponent(taskId)}`
+  const fail = () => redirectWithToast(request, back, { summary: 'Something went wrong', severity: 'error', message: DOWNLOAD_FAILED, life: 4000 })
+  try {
+    const api = await requireApiSession(request)
+    const answer = await getAnswer(api, taskId)
+    if (!answer.success || !answer.result) return fail()
+    const sources = answer.source_list.map((source, index) => `${index + 1}. ${source.metadata.title}`).join('\n')
+    const markdown = `# ${answer.command ?? 'Answer'}\n\n${answer.result}\n${sources ? `\n## Sources\n\n${sources}\n` : ''}`
+    const file = await convertAnswerToDocx(api, markdown)
+    if (!file.ok || !(file.headers.get('content-type') ?? '').startsWith(DOCX_TYPE)) return fail()
+    return new Response(file.body, {
+      headers: { 'Content-Type': DOCX_TYPE, 'Content-Disposition': 'attachment; filename="answer.docx"', 'Cache-Control': 'no-store' },
+    })
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof TypeError) return fail()
+    throw error
+  }
+}

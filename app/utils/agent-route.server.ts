@@ -1,0 +1,88 @@
+import { json, redirect } from '@remix-run/node'
+import { z } from 'zod'
+import { ApiError } from '~/models/api.server'
+import { cancelAgentRun, getAgentRun, listTemplateChoices, startAgentRun } from '~/models/agents.server'
+import { getRunningTask, setRunningTask, type AgentVariant } from './agent.server'
+import { requireApiSession } from './auth.server'
+import { getSession, sessionStorage } from './session.server'
+
+const pathOf = (variant: AgentVariant) => (variant === 'general' ? '/agent' : '/agent/government')
+
+/**
+ * Loader of an agent screen: checks the variant's running task. A finished run is forgotten and shown by its
+ * address; 'not found' ends quietly (SEED.md §4); any other failure ends it with an error toast.
+ */
+export async function loadAgentScreen(request: Request, variant: AgentVariant) {
+  const api = await requireApiSession(request)
+  const templates = variant === 'government' ? (await listTemplateChoices(api)).rows.map((row) => ({ id: row.id, name: row.name })) : []
+  const running = await getRunningTask(request, variant)
+  const shownTask = new URL(request.url).searchParams.get('task')
+  if (running) {
+    try {
+      const run = await getAgentRun(api, running.taskId)
+      if (run.status === 'queued' || run.status === 'running') return json({ variant, running, run, templates })
+      if (run.status === 'finished') {
+        return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
+      }
+      return flashError(request, variant, run.error ?? `The agent run ${run.status}`)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        return redirect(pathOf(variant), { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
+      }
+      if (error instanceof ApiError) return flashError(request, variant, error.message)
+      throw error
+    }
+  }
+  if (shownTask) {
+    try {
+      return json({ variant, running: null, run: await getAgentRun(api, shownTask), templates })
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error
+    }
+  }
+  return json({ variant, running: null, run: null, templates })
+}
+
+async function flashError(request: Request, variant: AgentVariant, message: string) {
+  // Forget the task and add the toast in one session commit.
+  const session = await getSession(request)
+  session.unset(variant === 'general' ? 'agentTaskGeneral' : 'agentTaskGovernment')
+  session.flash('toast', { summary: 'Something went wrong', message, severity: 'error', life: 2000 })
+  return redirect(pathOf(variant), { headers: { 'Set-Cookie': await sessionStorage().commitSession(session) } })
+}
+
+const RunForm = z.object({
+  intent: z.literal('run'),
+  command: z.string().default(''),
+  template_id: z.coerce.number().int().positive().optional(),
+})
+
+/** Action of an agent screen: run (a blank command warns 'Hey' / 'You need to provide a command') or cancel. */
+export async function actAgentScreen(request: Request, variant: AgentVariant) {
+  const formData = await request.formData()
+  const api = await requireApiSession(request)
+  if (formData.get('intent') === 'cancel') {
+    const running = await getRunningTask(request, variant)
+    if (running) await cancelAgentRun(api, running.taskId).catch(() => undefined)
+    return redirect(pathOf(variant), { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
+  }
+  const parsed = RunForm.safeParse(Object.fromEntries(formData))
+  const command = parsed.success ? parsed.data.command.trim() : ''
+  if (!command) {
+    return json(
+      { errors: { command: ['You need to provide a command'] }, warning: { summary: 'Hey', message: 'You need to provide a command' } },
+      { status: 400 },
+    )
+  }
+  try {
+    const run = await startAgentRun(api, { command, variant, templateId: parsed.success ? parsed.data.template_id : undefined })
+    if (!run.task_id) throw new ApiError(502, { success: false, error: 'Bad Gateway', message: 'The agent run has no task id' })
+    return redirect(pathOf(variant), { headers: { 'Set-Cookie': await setRunningTask(request, variant, { taskId: run.task_id, command }) } })
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) {
+      const fieldErrors = error.fieldErrors()
+      return json({ errors: Object.keys(fieldErrors).length ? fieldErrors : { command: [error.message] }, warning: undefined }, { status: 400 })
+    }
+    throw error
+  }
+}

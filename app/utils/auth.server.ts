@@ -1,0 +1,529 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { json, redirect } from '@remix-run/node'
+import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose'
+import { Authenticator } from 'remix-auth'
+import { OAuth2RequestError, OAuth2Strategy } from 'remix-auth-oauth2'
+import { SignInAnswer } from '../../contracts/identity'
+import { ApiError, callApi, type ApiSession } from '~/models/api.server'
+import { getCurrentUser, refreshLocalToken, signInLocal } from '~/models/identity.server'
+import { getEnv, isSingleSignOnEnabled } from './env.server'
+import { getSession, sessionStorage, type AuthSession, type Toast } from './session.server'
+
+/** SEED.md §4: the access-token-expiring notice comes 60 s ahead; sessions renew from then on. */
+const RENEW_AHEAD_MS = 60_000
+/** A token this close to its expiry is treated as expired, so it never runs out on its way to the backend. */
+const EXPIRY_MARGIN_MS = 5_000
+/** SEED.md §9: the sign-in library's silent request timeout (10 s) and stale sign-in state age (15 minutes). */
+const PROVIDER_TIMEOUT_MS = 10_000
+const SIGN_IN_STATE_MAX_AGE_SECONDS = 15 * 60
+const STATE_COOKIE = 'kb_oidc'
+const DEFAULT_PATH = '/ask'
+/** Signature algorithms accepted on ID tokens: asymmetric only, as the backend (which has no client secret) requires. */
+const ID_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']
+
+export type SignedInUser = AuthSession['user']
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cross-site requests
+
+/**
+ * Refuses a state-changing request sent from another site (403): its Origin names another host, or the browser says
+ * Sec-Fetch-Site: cross-site. SameSite=Lax already keeps the session cookie off such requests; this is the second line.
+ */
+export function assertSameOrigin(request: Request): void {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return
+  const host = new URL(request.url).host
+  const origin = request.headers.get('origin')
+  let isCrossSite = request.headers.get('sec-fetch-site') === 'cross-site'
+  if (origin !== null) {
+    try {
+      isCrossSite ||= origin === 'null' || new URL(origin).host !== host
+    } catch {
+      isCrossSite = true
+    }
+  }
+  if (isCrossSite) throw json({ message: 'This form was sent from another site and was refused.' }, { status: 403, statusText: 'Forbidden' })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Where to go after sign-in
+
+/**
+ * A same-site path to return to after sign-in, without its query or fragment (SEED.md §2: the bare path), and never
+ * a sign-in page itself. Anything else (a full URL, `//host`, garbage) gives the default, /ask.
+ */
+export function safeReturnPath(value: unknown): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return DEFAULT_PATH
+  let path: string
+  try {
+    path = new URL(value, 'http://return.invalid').pathname
+  } catch {
+    return DEFAULT_PATH
+  }
+  if (path === '/' || path === '/login' || path === '/logout' || path.startsWith('/auth/')) return DEFAULT_PATH
+  return path
+}
+
+function signInPath(request: Request): string {
+  const path = safeReturnPath(new URL(request.url).pathname)
+  return path === DEFAULT_PATH ? '/login' : `/login?redirectTo=${encodeURIComponent(path)}`
+}
+
+/** The redirect to sign-in for this request's page; pass the Set-Cookie of a session that was just ended. */
+export function redirectToSignIn(request: Request, setCookie?: string): Response {
+  return redirect(signInPath(request), setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+}
+
+/** Replaces the session with an empty one that carries only a toast: sign-out, or a session that has run out. */
+async function endSession(toast: Pick<Toast, 'message'> & Partial<Toast>): Promise<string> {
+  const fresh = await sessionStorage().getSession()
+  fresh.flash('toast', { summary: 'Signed out', severity: 'info', life: 4000, ...toast })
+  return sessionStorage().commitSession(fresh)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Demo mode (AUTH_ENABLED=false)
+
+let demo: { token: string; renewAt: number } | undefined
+let demoSignIn: Promise<string> | undefined
+
+/** Demo mode: the web server signs in to the backend as the local administrator. */
+async function signInAsAdministrator(): Promise<string> {
+  demoSignIn ??= (async () => {
+    const env = getEnv()
+    try {
+      const answer = await callApi('/auth/login', {
+        method: 'POST',
+        body: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD },
+        schema: SignInAnswer,
+      })
+      demo = { token: answer.access_token, renewAt: Date.now() + answer.expires_in * 1000 - RENEW_AHEAD_MS }
+      return answer.access_token
+    } finally {
+      demoSignIn = undefined
+    }
+  })()
+  return demoSignIn
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sessions
+
+/**
+ * The backend session for this request's user (the provider's ID token, or the backend's token for a local account),
+ * renewable once when the backend refuses it. Without a session: a redirect to sign-in; a session that has expired
+ * and cannot be renewed is ended first. Refuses cross-site posts (every action calls this).
+ */
+export async function requireApiSession(request: Request): Promise<ApiSession> {
+  assertSameOrigin(request)
+  const env = getEnv()
+  if (!env.AUTH_ENABLED) {
+    const token = demo && demo.renewAt > Date.now() ? demo.token : await signInAsAdministrator()
+    return { token, renew: signInAsAdministrator }
+  }
+  const stored = (await getSession(request)).get('auth')
+  if (!stored) throw redirectToSignIn(request)
+  let current = await latestOf(stored)
+  if (isExpired(current)) {
+    const renewed = await renew(current)
+    if (!renewed || isExpired(renewed)) throw redirectToSignIn(request, await endSession({ message: 'Your session has ended. Please sign in again.' }))
+    current = renewed
+  }
+  const from = current
+  return {
+    token: current.token,
+    // The backend refused the token (a restarted backend, a clock ahead of ours): renew once, else sign in again.
+    renew: async () => {
+      const renewed = await renew(from)
+      if (!renewed) throw redirectToSignIn(request, await endSession({ message: 'Your session has ended. Please sign in again.' }))
+      return renewed.token
+    },
+  }
+}
+
+/**
+ * Renews the session when its token expires within 60 s (SEED.md §4) and tells who is signed in. Call it from the
+ * dashboard layout's loader and send `setCookie` when present (the renewed session, or the ended one). `user` is null
+ * without a session, or when it expired and could not be renewed: redirect to sign-in then (redirectToSignIn).
+ * In demo mode the user is the local administrator.
+ */
+export async function refreshSessionIfNeeded(request: Request): Promise<{ user: SignedInUser | null; setCookie?: string }> {
+  const env = getEnv()
+  if (!env.AUTH_ENABLED) return { user: { username: env.ADMIN_USERNAME, role: 'admin' } }
+  const session = await getSession(request)
+  const stored = session.get('auth')
+  if (!stored) return { user: null }
+  let current = await latestOf(stored)
+  if (current.expiresAt - Date.now() <= RENEW_AHEAD_MS) current = (await renew(current)) ?? current
+  if (isExpired(current)) return { user: null, setCookie: await endSession({ message: 'Your session has ended. Please sign in again.' }) }
+  if (current === stored) return { user: current.user }
+  session.set('auth', current)
+  return { user: current.user, setCookie: await sessionStorage().commitSession(session) }
+}
+
+/** Who is signed in, without renewing anything (null in demo mode too: nobody signed in). */
+export async function getSignedInUser(request: Request): Promise<SignedInUser | null> {
+  const auth = (await getSession(request)).get('auth')
+  return auth && !isExpired(auth) ? auth.user : null
+}
+
+function isExpired(auth: AuthSession): boolean {
+  return auth.expiresAt - EXPIRY_MARGIN_MS <= Date.now()
+}
+
+/**
+ * Renewals by the token they replace, kept a while. Loaders run in parallel and a renewed cookie can lose the race
+ * against another response's cookie; with this, a request that still carries the old session gets the renewal that
+ * already happened instead of renewing twice (a provider that rotates refresh tokens would end the grant on reuse).
+ * One web process: several instances behind a load balancer each keep their own (see ADR 040).
+ */
+const renewals = new Map<string, { renewed: Promise<AuthSession | null>; at: number }>()
+const RENEWAL_MEMORY_MS = 30 * 60_000
+
+function renewalKey(auth: AuthSession): string {
+  return createHash('sha256')
+    .update(`${auth.kind}:${auth.refreshToken ?? auth.token}`)
+    .digest('base64url')
+}
+
+/** The newest session known for a stored one: follows renewals that happened after its cookie was written. */
+async function latestOf(auth: AuthSession): Promise<AuthSession> {
+  let current = auth
+  for (let hop = 0; hop < 10; hop++) {
+    const renewal = renewals.get(renewalKey(current))
+    const next = renewal ? await renewal.renewed : null
+    if (!next) break
+    current = next
+  }
+  return current
+}
+
+/** Renews a session once, however many requests ask at the same time; null when it cannot be renewed. */
+function renew(auth: AuthSession): Promise<AuthSession | null> {
+  const now = Date.now()
+  for (const [key, renewal] of renewals) if (now - renewal.at > RENEWAL_MEMORY_MS) renewals.delete(key)
+  const key = renewalKey(auth)
+  const known = renewals.get(key)
+  if (known) return known.renewed
+  const renewed = (auth.kind === 'local' ? renewLocal(auth) : renewWithProvider(auth)).catch(() => null)
+  renewals.set(key, { renewed, at: now })
+  // A failure is not remembered: the next request may try again (the provider may be back).
+  void renewed.then((result) => {
+    if (!result) renewals.delete(key)
+  })
+  return renewed
+}
+
+async function renewLocal(auth: AuthSession): Promise<AuthSession | null> {
+  if (auth.expiresAt <= Date.now()) return null // the backend renews only a still-valid token
+  const answer = await refreshLocalToken(auth.token)
+  return {
+    kind: 'local',
+    token: answer.access_token,
+    expiresAt: Date.now() + answer.expires_in * 1000,
+    user: { username: answer.user.username, role: answer.user.role },
+  }
+}
+
+async function renewWithProvider(auth: AuthSession): Promise<AuthSession | null> {
+  if (!auth.refreshToken) return null
+  const oidc = await getOidc()
+  const tokens = await oidc.strategy.refreshToken(auth.refreshToken)
+  const idToken = tokens.idToken()
+  const claims = await oidc.verifyIdToken(idToken)
+  // OIDC Core 12.2: a refreshed ID token is about the same person.
+  if (claims.sub !== decodeJwt(auth.token).sub) return null
+  const user = await getCurrentUser(idToken).then(
+    (answer) => ({ username: answer.username, role: answer.role }),
+    () => auth.user, // keep what we knew; the backend answers the next call itself
+  )
+  return {
+    kind: 'oidc',
+    token: idToken,
+    expiresAt: claims.exp * 1000,
+    refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : auth.refreshToken,
+    user,
+  }
+}
+
+/** Starts a new session (a new cookie: nothing from before sign-in is carried over) and goes to `returnTo`. */
+async function createUserSession(request: Request, auth: AuthSession, returnTo: string): Promise<Response> {
+  const session = await sessionStorage().getSession()
+  session.set('auth', auth)
+  const headers = new Headers()
+  headers.append('Set-Cookie', await sessionStorage().commitSession(session))
+  for (const cookie of clearedStateCookies(request)) headers.append('Set-Cookie', cookie)
+  return redirect(safeReturnPath(returnTo), { headers })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Local accounts
+
+export type LocalSignInResult = { ok: true; response: Response } | { ok: false; status: 401 | 429; message: string }
+
+/** The one message for any wrong detail: never which part was wrong. */
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid username or password.'
+
+/** Signs a local account in through the backend and starts its session; a refusal comes back as a message. */
+export async function signInWithPassword(request: Request, credentials: { username: string; password: string; redirectTo: string }): Promise<LocalSignInResult> {
+  assertSameOrigin(request)
+  let answer: SignInAnswer
+  try {
+    answer = await signInLocal(credentials.username, credentials.password)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) return { ok: false, status: 429, message: error.message }
+    if (error instanceof ApiError && (error.status === 401 || error.status === 400)) return { ok: false, status: 401, message: INVALID_CREDENTIALS_MESSAGE }
+    throw error
+  }
+  const auth: AuthSession = {
+    kind: 'local',
+    token: answer.access_token,
+    expiresAt: Date.now() + answer.expires_in * 1000,
+    user: { username: answer.user.username, role: answer.user.role },
+  }
+  return { ok: true, response: await createUserSession(request, auth, credentials.redirectTo) }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Single sign-on (OpenID Connect through remix-auth-oauth2)
+
+interface ProviderMetadata {
+  issuer: string
+  authorization_endpoint: string
+  token_endpoint: string
+  jwks_uri: string
+  end_session_endpoint?: string
+  revocation_endpoint?: string
+}
+
+interface Oidc {
+  metadata: ProviderMetadata
+  strategy: OidcStrategy
+  authenticator: Authenticator<AuthSession>
+  verifyIdToken(idToken: string, nonce?: string): Promise<JWTPayload & { sub: string; exp: number }>
+}
+
+/** remix-auth-oauth2 with an OpenID nonce: derived from the state, so it needs no storage of its own. */
+class OidcStrategy extends OAuth2Strategy<AuthSession> {
+  override name = 'oidc'
+
+  protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
+    const next = super.authorizationParams(params, request)
+    next.set('nonce', nonceFor(params.get('state') ?? ''))
+    return next
+  }
+
+  /**
+   * Refreshes without a scope parameter: the grant keeps the scopes it has. Asking again for all configured scopes
+   * fails where the provider granted fewer (offline_access is often dropped without prompt=consent).
+   */
+  override refreshToken(refreshToken: string) {
+    return this.client.refreshAccessToken(this.options.tokenEndpoint.toString(), refreshToken, [])
+  }
+}
+
+/** HMAC-SHA256(SESSION_SECRET, state): only this server can make it, and the state cookie binds it to the browser. */
+function nonceFor(state: string): string {
+  return createHmac('sha256', getEnv().SESSION_SECRET).update(state).digest('base64url')
+}
+
+let oidcSetup: Promise<Oidc> | undefined
+
+/** Discovery once per process (again after a failure): endpoints, keys, the strategy. */
+function getOidc(): Promise<Oidc> {
+  oidcSetup ??= setUpOidc().catch((error: unknown) => {
+    oidcSetup = undefined
+    throw error
+  })
+  return oidcSetup
+}
+
+async function setUpOidc(): Promise<Oidc> {
+  const env = getEnv()
+  if (!isSingleSignOnEnabled(env)) throw new Error('Single sign-on is not configured')
+  const authority = env.OIDC_AUTHORITY!.replace(/\/+$/, '')
+  const response = await fetch(`${authority}/.well-known/openid-configuration`, {
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+  })
+  if (!response.ok) throw new Error(`The sign-in provider's configuration answered ${response.status}`)
+  const metadata = (await response.json()) as ProviderMetadata
+  for (const field of ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const) {
+    if (typeof metadata[field] !== 'string') throw new Error(`The sign-in provider's configuration has no ${field}`)
+  }
+  if (metadata.issuer.replace(/\/+$/, '') !== authority) throw new Error(`The sign-in provider names itself ${metadata.issuer}, not ${env.OIDC_AUTHORITY}`)
+
+  const keys: JWTVerifyGetKey = createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: PROVIDER_TIMEOUT_MS })
+  const clientId = env.OIDC_CLIENT_ID!
+  const verifyIdToken: Oidc['verifyIdToken'] = async (idToken, nonce) => {
+    const { payload } = await jwtVerify(idToken, keys, {
+      issuer: metadata.issuer,
+      audience: clientId,
+      algorithms: ID_TOKEN_ALGORITHMS,
+      clockTolerance: 5,
+      requiredClaims: ['sub', 'exp', 'iat'],
+    })
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== clientId) throw new SignInFailure('The ID token was issued to another party.')
+    if (nonce !== undefined && !isSameText(String(payload.nonce ?? ''), nonce)) throw new SignInFailure('The sign-in answer does not belong to this sign-in (nonce).')
+    return payload as JWTPayload & { sub: string; exp: number }
+  }
+
+  const strategy = new OidcStrategy(
+    {
+      clientId,
+      clientSecret: env.OIDC_CLIENT_SECRET ?? null,
+      authorizationEndpoint: metadata.authorization_endpoint,
+      tokenEndpoint: metadata.token_endpoint,
+      tokenRevocationEndpoint: metadata.revocation_endpoint,
+      redirectURI: env.OIDC_REDIRECT_URI!,
+      scopes: env.OIDC_SCOPES.split(/\s+/).filter(Boolean),
+      cookie: {
+        name: STATE_COOKIE,
+        httpOnly: true,
+        sameSite: 'Lax',
+        path: '/',
+        maxAge: SIGN_IN_STATE_MAX_AGE_SECONDS,
+        ...(env.NODE_ENV === 'production' ? { secure: true as const } : {}),
+      },
+    },
+    async ({ request, tokens }) => {
+      const idToken = tokens.idToken()
+      const state = new URL(request.url).searchParams.get('state') ?? ''
+      const claims = await verifyIdToken(idToken, nonceFor(state))
+      let user: SignedInUser
+      try {
+        const answer = await getCurrentUser(idToken)
+        user = { username: answer.username, role: answer.role }
+      } catch (error) {
+        throw new SignInFailure(`Your account could not be signed in: ${error instanceof ApiError ? error.message : 'the service did not answer'}.`)
+      }
+      return {
+        kind: 'oidc',
+        token: idToken,
+        expiresAt: claims.exp * 1000,
+        refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : undefined,
+        user,
+      }
+    },
+  )
+  const authenticator = new Authenticator<AuthSession>()
+  authenticator.use(strategy, 'oidc')
+  return { metadata, strategy, authenticator, verifyIdToken }
+}
+
+/** A sign-in that failed for a reason worth showing as it is. */
+class SignInFailure extends Error {}
+
+function isSameText(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+function isResponse(value: unknown): value is Response {
+  return typeof value === 'object' && value !== null && 'status' in value && 'headers' in value && typeof (value as Response).headers.get === 'function'
+}
+
+/** Sends the browser to the provider (with state, PKCE and nonce), remembering the page to come back to. */
+export async function startSingleSignOn(request: Request, returnTo: string): Promise<Response> {
+  assertSameOrigin(request)
+  let oidc: Oidc
+  try {
+    oidc = await getOidc()
+  } catch (error) {
+    throw json({ message: `Single sign-on is not available right now: ${(error as Error).message}` }, { status: 503, statusText: 'Service Unavailable' })
+  }
+  const session = await getSession(request)
+  session.set('returnTo', safeReturnPath(returnTo))
+  try {
+    await oidc.authenticator.authenticate('oidc', new Request(new URL('/auth/oidc', request.url), { headers: request.headers }))
+  } catch (thrown) {
+    if (isResponse(thrown) && thrown.headers.get('Location')) {
+      const headers = new Headers()
+      const stateCookie = thrown.headers.get('Set-Cookie')
+      if (stateCookie) headers.append('Set-Cookie', stateCookie)
+      headers.append('Set-Cookie', await sessionStorage().commitSession(session))
+      return redirect(thrown.headers.get('Location')!, { headers })
+    }
+    throw thrown
+  }
+  throw new Error('The sign-in strategy did not send the browser to the provider')
+}
+
+export type SingleSignOnResult = { ok: true; response: Response } | { ok: false; message: string; headers: Headers }
+
+/**
+ * The provider's callback: checks state (cookie), exchanges the code (PKCE), verifies the ID token and its nonce, has
+ * the backend find or create the user, then starts a new session and goes to the saved page's bare path. A bad or
+ * replayed callback creates no session: the state cookie is single-use.
+ */
+export async function completeSingleSignOn(request: Request): Promise<SingleSignOnResult> {
+  const headers = new Headers()
+  for (const cookie of clearedStateCookies(request)) headers.append('Set-Cookie', cookie)
+  // Without a state this is no answer from the provider (the strategy would start a new sign-in instead).
+  if (!new URL(request.url).searchParams.has('state')) return { ok: false, message: 'This address is only for coming back from the sign-in provider.', headers }
+  let auth: AuthSession
+  try {
+    const oidc = await getOidc()
+    auth = await oidc.authenticator.authenticate('oidc', request)
+  } catch (error) {
+    return { ok: false, message: describeSignInFailure(error), headers }
+  }
+  const returnTo = (await getSession(request)).get('returnTo') ?? DEFAULT_PATH
+  return { ok: true, response: await createUserSession(request, auth, returnTo) }
+}
+
+function describeSignInFailure(error: unknown): string {
+  if (error instanceof SignInFailure) return error.message
+  if (error instanceof OAuth2RequestError) {
+    return error.code === 'access_denied' ? 'Sign-in was cancelled at the provider.' : `The sign-in provider refused: ${error.description ?? error.code}.`
+  }
+  if (error instanceof ReferenceError && /state/i.test(error.message)) return 'This sign-in link has expired or was already used. Please sign in again.'
+  if (error instanceof RangeError) return 'This sign-in answer does not match a sign-in started in this browser. Please sign in again.'
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('ERR_J')) {
+    return "The sign-in provider's answer could not be verified."
+  }
+  return 'The sign-in provider could not be reached or gave an answer we could not use. Please try again.'
+}
+
+/** Deletes the state cookies the strategy set for sign-ins started in this browser. */
+function clearedStateCookies(request: Request): string[] {
+  const secure = getEnv().NODE_ENV === 'production' ? '; Secure' : ''
+  return (request.headers.get('Cookie') ?? '')
+    .split(';')
+    .map((part) => part.trim().split('=')[0])
+    .filter((name) => name.startsWith(STATE_COOKIE))
+    .map((name) => `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sign-out
+
+/**
+ * Ends the session here and, for single sign-on where the provider offers it, at the provider too (RP-initiated
+ * logout with id_token_hint and post_logout_redirect_uri = this app's /login); local accounts go back to /login.
+ */
+export async function signOut(request: Request): Promise<Response> {
+  assertSameOrigin(request)
+  const env = getEnv()
+  const auth = (await getSession(request)).get('auth')
+  const headers = { 'Set-Cookie': await endSession({ message: 'You are signed out.' }) }
+  if (auth?.kind === 'oidc' && isSingleSignOnEnabled(env)) {
+    const oidc = await getOidc().catch(() => undefined)
+    if (oidc) {
+      const current = await latestOf(auth)
+      if (current.refreshToken && oidc.metadata.revocation_endpoint) {
+        // Best effort, briefly: the provider's end-session below ends the grant as well.
+        await Promise.race([oidc.strategy.revokeToken(current.refreshToken), new Promise((resolve) => setTimeout(resolve, 3000))]).catch(() => undefined)
+      }
+      if (oidc.metadata.end_session_endpoint) {
+        const url = new URL(oidc.metadata.end_session_endpoint)
+        url.searchParams.set('id_token_hint', current.token)
+        url.searchParams.set('client_id', env.OIDC_CLIENT_ID!)
+        url.searchParams.set('post_logout_redirect_uri', env.OIDC_POST_LOGOUT_REDIRECT_URI ?? new URL('/login', env.OIDC_REDIRECT_URI).toString())
+        return redirect(url.toString(), { headers })
+      }
+    }
+  }
+  return redirect('/login', { headers })
+}

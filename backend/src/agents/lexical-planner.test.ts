@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest'
+import { chooseToolCalls, LexicalPlanner, splitCommand, subjectOf } from './lexical-planner'
+import type { AgentTool } from './tools/agent-tool'
+import { createArithmeticTool } from './tools/arithmetic-tool'
+import { createArticleLookupTool } from './tools/article-lookup-tool'
+import { createDateTimeTool } from './tools/date-time-tool'
+import { createKnowledgeSearchTool } from './tools/knowledge-search-tool'
+
+const noSearch = { search: async () => [] }
+const TOOLS: AgentTool[] = [createKnowledgeSearchTool(noSearch), createArticleLookupTool(async () => []), createDateTimeTool(), createArithmeticTool()]
+const isFactQuestion = (text: string) => TOOLS.some((tool) => tool.kind === 'fact' && tool.inputFor(text) !== undefined)
+
+describe('splitCommand', () => {
+  it('splits at a conjunction that starts another question', () => {
+    expect(splitCommand('How do I add an article and what does the semantic firewall do?')).toEqual(['How do I add an article', 'what does the semantic firewall do?'])
+  })
+
+  it('splits at question marks and sentence ends', () => {
+    expect(splitCommand('How do drafts work? Where are logs kept. Explain roles')).toEqual(['How do drafts work?', 'Where are logs kept.', 'Explain roles'])
+  })
+
+  it('splits two clauses with at least two searchable words each', () => {
+    expect(splitCommand('explain publishing drafts and crawling web sites')).toEqual(['explain publishing drafts', 'crawling web sites'])
+  })
+
+  it('keeps a conjunction that only joins words of one question', () => {
+    expect(splitCommand('Compare drafts and articles')).toEqual(['Compare drafts and articles'])
+    expect(splitCommand('What are search types and thresholds?')).toEqual(['What are search types and thresholds?'])
+  })
+
+  it('splits at semicolons and "as well as"', () => {
+    expect(splitCommand('list the roles; describe the groups as well as what organisations do')).toEqual([
+      'list the roles',
+      'describe the groups',
+      'what organisations do',
+    ])
+  })
+
+  it('keeps a question a fact tool answers apart, even when it is short', () => {
+    expect(splitCommand('What is 1/0 and how do I add an article?', isFactQuestion)).toEqual(['What is 1/0', 'how do I add an article?'])
+    expect(splitCommand('how do I publish drafts and 3*3', isFactQuestion)).toEqual(['how do I publish drafts', '3*3'])
+  })
+
+  it('keeps questions with the same searchable words once', () => {
+    expect(splitCommand('How do I add an article? How do I add articles? How to add an article!')).toEqual(['How do I add an article?'])
+  })
+
+  it('drops clauses without a searchable word, and falls back to the whole command', () => {
+    expect(splitCommand('How do I add an article and what?')).toEqual(['How do I add an article', ])
+    expect(splitCommand('Why?')).toEqual(['Why?'])
+  })
+})
+
+describe('subjectOf', () => {
+  it('drops the directive that asks for a document', () => {
+    expect(subjectOf('Write a briefing on the semantic firewall')).toBe('the semantic firewall')
+    expect(subjectOf('Please prepare a short note about publishing drafts.')).toBe('publishing drafts.')
+  })
+
+  it('keeps a command that names no document', () => {
+    expect(subjectOf('The semantic firewall')).toBe('The semantic firewall')
+    expect(subjectOf('Write about')).toBe('Write about')
+  })
+})
+
+describe('chooseToolCalls', () => {
+  it('answers a sum or the date with the fact tool alone', () => {
+    expect(chooseToolCalls('What is 2 + 3?', 'What is 2 + 3?', TOOLS)).toEqual([{ tool: 'arithmetic', input: '2 + 3' }])
+    expect(chooseToolCalls('what time is it', 'what time is it', TOOLS)).toEqual([{ tool: 'date_time', input: 'now' }])
+  })
+
+  it('looks up an article named in quotes before searching broadly', () => {
+    const question = 'What does “How to add an article” say about titles?'
+    expect(chooseToolCalls(question, question, TOOLS)).toEqual([
+      { tool: 'article_lookup', input: 'How to add an article' },
+      { tool: 'knowledge_search', input: question },
+    ])
+  })
+
+  it('uses only the tools it is given', () => {
+    expect(chooseToolCalls('What is 2 + 3?', 'What is 2 + 3?', TOOLS.filter((tool) => tool.name === 'knowledge_search'))).toEqual([
+      { tool: 'knowledge_search', input: 'What is 2 + 3?' },
+    ])
+    expect(chooseToolCalls('How do I add an article?', 'How do I add an article?', [])).toEqual([])
+  })
+})
+
+describe('LexicalPlanner', () => {
+  const planner = new LexicalPlanner()
+
+  it('plans each question with its tool calls, and searches a pronoun with the words it refers to', async () => {
+    const plan = await planner.planCommand('What is the semantic firewall and how do I turn it on?', TOOLS)
+    expect(plan.map((question) => question.text)).toEqual(['What is the semantic firewall', 'how do I turn it on?'])
+    expect(plan[1].query).toBe('how do I turn it on? semantic firewall')
+    expect(plan[1].toolCalls).toEqual([{ tool: 'knowledge_search', input: 'how do I turn it on? semantic firewall' }])
+    expect(plan.every((question) => question.section === null && question.grade === null && !question.isSettled)).toBe(true)
+  })
+
+  it('plans one question per template section, about the command’s subject', async () => {
+    const plan = await planner.planSections('Write a briefing on the semantic firewall', [
+      { title: 'Summary', instructions: 'Three sentences.' },
+      { title: 'Date', instructions: '' },
+    ], TOOLS)
+    expect(plan.map((question) => [question.text, question.section])).toEqual([['Summary', 0], ['Date', 1]])
+    expect(plan[0].toolCalls).toEqual([{ tool: 'knowledge_search', input: 'the semantic firewall\nSummary\nThree sentences.' }])
+    expect(plan[1].toolCalls).toEqual([{ tool: 'date_time', input: 'now' }])
+  })
+
+  it('widens only the unsettled questions, searching their missing words on their own', async () => {
+    const [settled, weak] = await planner.planCommand('How do I add an article? Explain the zyxwv setting', TOOLS)
+    const widened = await planner.widen([{ ...settled, isSettled: true }, { ...weak, missingWords: ['zyxwv'] }], TOOLS)
+    expect(widened[0].toolCalls).toEqual([])
+    expect(widened[1].toolCalls).toEqual([
+      { tool: 'knowledge_search', input: 'Explain the zyxwv setting' },
+      { tool: 'knowledge_search', input: 'zyxwv' },
+    ])
+  })
+})

@@ -1,0 +1,125 @@
+import { splitSentences } from '../retrieval/chunker'
+import { tokenize } from '../retrieval/text'
+import type { SubQuestion, ToolCall } from './agent-state'
+import type { Planner } from './reasoning'
+import type { AgentTool } from './tools/agent-tool'
+
+// Where a sentence may hold a second question: "…, and what …", "… as well as …", "…; …".
+const CONJUNCTION = /(\s*;\s*|,?\s+(?:and also|and then|as well as|and)\s+)/i
+// A clause that starts like a question or an instruction stands on its own.
+const QUESTION_START =
+  /^(?:what|how|why|when|where|who|whom|which|whose|can|could|does|do|did|is|are|was|were|should|will|would|may|explain|list|describe|tell|summari[sz]e|compare|show|give|find|define|name)\b/i
+// A pronoun leans on the clause before it: "what is the firewall and how do I turn it on".
+const PRONOUN = /\b(?:it|its|this|that|they|them|their|these|those)\b/i
+// "Write a briefing on X", "Prepare a note about X": the document asked for is not what to search for.
+const DIRECTIVE =
+  /^\s*(?:please\s+)?(?:write|draft|prepare|create|produce|compose|generate|make|give me|provide)\b[^.?!]*?\b(?:on|about|regarding|concerning|covering)\s+/i
+
+const keyOfStems = (text: string) => [...new Set(tokenize(text))].sort().join(' ')
+const contentWordsOf = (text: string) => (text.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => tokenize(word).length > 0)
+const trimClause = (text: string) => text.replace(/^[\s,;:]+|[\s,;:]+$/g, '')
+
+/** What a command is about, without the directive that asks for a document ("write a briefing on …"). */
+export function subjectOf(command: string): string {
+  const subject = command.replace(DIRECTIVE, '').trim()
+  return tokenize(subject).length > 0 ? subject : command.trim()
+}
+
+/**
+ * Splits a command into its questions: at sentence ends and question marks, and at conjunctions when what
+ * follows stands on its own (it starts like a question, both sides have at least two searchable words, or a
+ * fact tool can answer it). Questions with the same searchable words are kept once.
+ */
+export function splitCommand(command: string, isFactQuestion: (text: string) => boolean = () => false): string[] {
+  const clauses: string[] = []
+  const standsAlone = (piece: string, before: string) =>
+    QUESTION_START.test(piece) || isFactQuestion(piece) || (new Set(tokenize(piece)).size >= 2 && new Set(tokenize(before)).size >= 2)
+  for (const sentence of splitSentences(command)) {
+    for (const clause of sentence.split(/\?+(?=\s*\S)/)) {
+      const [first, ...rest] = clause.split(CONJUNCTION)
+      let current = first
+      for (let index = 0; index < rest.length; index += 2) {
+        const [separator, piece] = [rest[index], trimClause(rest[index + 1] ?? '')]
+        if (piece && standsAlone(piece, current)) {
+          clauses.push(current)
+          current = piece
+        } else current = `${current}${separator}${piece}`
+      }
+      clauses.push(current)
+    }
+  }
+  const seen = new Set<string>()
+  const questions: string[] = []
+  for (const clause of clauses.map(trimClause)) {
+    const key = keyOfStems(clause)
+    if ((!key && !isFactQuestion(clause)) || seen.has(key)) continue
+    seen.add(key)
+    questions.push(clause)
+  }
+  return questions.length > 0 ? questions : [command.trim()]
+}
+
+/**
+ * The calls that answer a question: the fact tools that apply (a sum, the date) and nothing else, or else the
+ * knowledge tools, targeted ones (an article named by title) before the broad search.
+ */
+export function chooseToolCalls(question: string, query: string, tools: AgentTool[]): ToolCall[] {
+  const facts = tools.filter((tool) => tool.kind === 'fact').flatMap((tool) => callOf(tool, question))
+  if (facts.length > 0) return facts
+  const knowledge = tools.filter((tool) => tool.kind === 'knowledge').flatMap((tool) => callOf(tool, query))
+  const isBroad = (call: ToolCall) => call.input === query
+  return [...knowledge.filter((call) => !isBroad(call)), ...knowledge.filter(isBroad)]
+}
+
+function callOf(tool: AgentTool, text: string): ToolCall[] {
+  const input = tool.inputFor(text)
+  return input === undefined ? [] : [{ tool: tool.name, input }]
+}
+
+const newSubQuestion = (text: string, query: string, section: number | null, toolCalls: ToolCall[]): SubQuestion => ({
+  text,
+  query,
+  section,
+  toolCalls,
+  grade: null,
+  missingWords: [],
+  isSettled: false,
+})
+
+/** Plans from the words alone: deterministic, explainable, no model needed. */
+export class LexicalPlanner implements Planner {
+  readonly name = 'lexical'
+
+  async planCommand(command: string, tools: AgentTool[]): Promise<SubQuestion[]> {
+    const isFactQuestion = (text: string) => tools.some((tool) => tool.kind === 'fact' && tool.inputFor(text) !== undefined)
+    const questions = splitCommand(command, isFactQuestion)
+    return questions.map((text, index) => {
+      // A question that leans on the one before it searches with that one's words too.
+      const query = index > 0 && PRONOUN.test(text) ? `${text} ${contentWordsOf(questions[index - 1]).join(' ')}` : text
+      return newSubQuestion(text, query, null, chooseToolCalls(text, query, tools))
+    })
+  }
+
+  async planSections(command: string, sections: { title: string; instructions: string }[], tools: AgentTool[]): Promise<SubQuestion[]> {
+    const subject = subjectOf(command)
+    return sections.map((section, index) => {
+      const guidance = `${section.title}\n${section.instructions}`.trim()
+      const query = `${subject}\n${guidance}`
+      const facts = tools.filter((tool) => tool.kind === 'fact').flatMap((tool) => callOf(tool, guidance))
+      return newSubQuestion(section.title, query, index, facts.length > 0 ? facts : chooseToolCalls(subject, query, tools))
+    })
+  }
+
+  async widen(subQuestions: SubQuestion[], tools: AgentTool[]): Promise<SubQuestion[]> {
+    const knowledgeTools = tools.filter((tool) => tool.kind === 'knowledge')
+    return subQuestions.map((question) => {
+      if (question.isSettled) return { ...question, toolCalls: [] }
+      // Search again with more passages (the retrieve step raises the limit each loop), and for the missing
+      // words on their own, so a rare word is not drowned by the common ones around it.
+      const inputs = [...new Set([question.query, question.missingWords.join(' ')].filter((input) => tokenize(input).length > 0))]
+      const toolCalls = inputs.flatMap((input) => knowledgeTools.flatMap((tool) => callOf(tool, input)))
+      const unique = toolCalls.filter((call, index) => toolCalls.findIndex((other) => other.tool === call.tool && other.input === call.input) === index)
+      return { ...question, toolCalls: unique }
+    })
+  }
+}

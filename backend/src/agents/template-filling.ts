@@ -1,0 +1,65 @@
+import type { Source } from '../../../contracts/ask'
+import { CitationList } from '../modules/ask/cited-answer'
+import type { AgentState, SectionState } from './agent-state'
+import { subjectOf } from './lexical-planner'
+import type { StepContext } from './workflow-runtime'
+import { evidenceOf, passagesOf } from './evidence'
+
+export interface FilledSection extends SectionState {
+  isAnswered: boolean
+}
+
+export interface FilledTemplate {
+  sections: FilledSection[]
+  /** The document: the template's name as its title, then a heading per section with its text and sources. */
+  markdown: string
+  sourceList: Source[]
+}
+
+// Markdown that would change the document's structure if a title or command carried it.
+const escapeInline = (text: string) => text.replace(/([\\`*_[\]#<>|])/g, '\\$1').replace(/\s+/g, ' ').trim()
+
+/**
+ * Fills a template section by section from the evidence each section's searches found. Every section cites
+ * into one source list, so [n] means the same source throughout the document; a passage already quoted by an
+ * earlier section is used again only when a section has nothing else, so sections do not repeat each other.
+ */
+export async function fillTemplate(state: AgentState, context: Pick<StepContext, 'reasoning' | 'templateName'>): Promise<FilledTemplate> {
+  const citations = new CitationList()
+  const subject = subjectOf(state.command)
+  const quoted = new Set<number>()
+  const sections: FilledSection[] = []
+  for (const [index, section] of state.sections.entries()) {
+    const question = state.sub_questions.find((candidate) => candidate.section === index)
+    const evidence = question ? evidenceOf(state, question) : []
+    const statements = evidence.flatMap((item) => (item.statement ? [item.statement] : []))
+    const passages = passagesOf(evidence)
+    const fresh = passages.filter((chunk) => !quoted.has(chunk.chunkId))
+    const focus = `${section.title}\n${section.instructions}`
+    const compose = (chunks: typeof passages) => context.reasoning.composer.composePart({ question: subject, focus, chunks, citations })
+    const composed = (fresh.length > 0 ? await compose(fresh) : null) ?? (fresh.length < passages.length ? await compose(passages) : null)
+    for (const chunkId of composed?.citedChunkIds ?? []) quoted.add(chunkId)
+    const text = [...statements, composed?.text].filter(Boolean).join(' ')
+    const failures = evidence.filter((item) => item.failure !== null).map((item) => `${item.tool} failed: ${item.failure}`)
+    const sourceNumbers = [...new Set((composed?.citedChunkIds ?? []).map((chunkId) => citations.numberOf(chunkId)!))].sort((a, b) => a - b)
+    sections.push({
+      title: section.title,
+      instructions: section.instructions,
+      answer: text || `_The knowledge base has nothing for this section._${failures.length ? ` (${failures.join('; ')})` : ''}`,
+      sourceNumbers,
+      isAnswered: Boolean(text),
+    })
+  }
+  const markdown = [
+    `# ${escapeInline(context.templateName ?? 'Document')}`,
+    `**Subject:** ${escapeInline(state.command)}`,
+    ...sections.flatMap((section) => [
+      `## ${escapeInline(section.title)}`,
+      section.answer ?? '',
+      ...(section.sourceNumbers.length
+        ? [`*Sources: ${section.sourceNumbers.map((number) => `[${number}] ${escapeInline(citations.sources[number - 1].metadata.title)}`).join('; ')}*`]
+        : []),
+    ]),
+  ].join('\n\n')
+  return { sections, markdown, sourceList: citations.sources }
+}

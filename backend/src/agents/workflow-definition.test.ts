@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import { defaultAgentSettings } from '../modules/settings/settings.defaults'
+import { WORKFLOW_HANDLERS } from './workflow-steps'
+import { AGENT_STATE_FIELDS, WORKFLOW_STEPS, WORKFLOW_TRANSITIONS, allowedToolsOf, buildWorkflowGraph, type WorkflowVariant } from './workflow-definition'
+
+const VARIANTS: WorkflowVariant[] = ['general', 'government']
+
+describe('the workflow definition', () => {
+  it.each(VARIANTS)('has a handler for every %s step, and transitions only between its steps', (variant) => {
+    const ids: string[] = WORKFLOW_STEPS[variant].map((step) => step.id)
+    for (const id of ids) expect(WORKFLOW_HANDLERS).toHaveProperty(id)
+    for (const transition of WORKFLOW_TRANSITIONS[variant]) {
+      expect(ids).toContain(transition.from)
+      expect([...ids, 'end']).toContain(transition.to)
+    }
+  })
+
+  it.each(VARIANTS)('draws the %s graph from the transitions the runtime follows', (variant) => {
+    const graph = buildWorkflowGraph(variant, defaultAgentSettings)
+    const node = (target: string) => (target === 'end' ? 'end' : `step:${target}`)
+    for (const transition of WORKFLOW_TRANSITIONS[variant]) {
+      expect(graph.edges).toContainEqual(expect.objectContaining({ from: node(transition.from), to: node(transition.to) }))
+    }
+    expect(graph.edges).toContainEqual({ from: 'step:grade', to: 'step:plan', label: 'grade too low', dashes: true })
+    expect(graph.edges).toContainEqual({ from: 'step:retrieve', to: `agent:${variant}`, label: 'delegates', dashes: true })
+    const stepEdges = graph.edges.filter((edge) => edge.from.startsWith('step:') && edge.to.startsWith('step:'))
+    expect(stepEdges).toHaveLength(WORKFLOW_TRANSITIONS[variant].filter((transition) => transition.to !== 'end').length)
+  })
+
+  it('lets a variant use its agent’s tools, or every configured tool when no agent is named after it', () => {
+    expect(allowedToolsOf('government', defaultAgentSettings)).toEqual(['knowledge_search', 'article_lookup', 'date_time'])
+    expect(allowedToolsOf('general', { ...defaultAgentSettings, agents: [] })).toEqual(['knowledge_search', 'article_lookup', 'date_time', 'arithmetic'])
+  })
+
+  it('lists the state fields the runtime state has', () => {
+    expect(AGENT_STATE_FIELDS).toContain('current_grade')
+    expect(new Set(AGENT_STATE_FIELDS).size).toBe(AGENT_STATE_FIELDS.length)
+  })
+})

@@ -1,0 +1,165 @@
+import type { AgentTraceEntry } from '../../../contracts/agents'
+import { CitationList, NOT_FOUND_ANSWER } from '../modules/ask/cited-answer'
+import type { AgentState, Evidence, SubQuestion } from './agent-state'
+import { evidenceOf, textsOf, keyOf, passagesOf } from './evidence'
+import { GRADE_THRESHOLD, gradeCoverage, wordsOfStems } from './grading'
+import { subjectOf } from './lexical-planner'
+import { fillTemplate } from './template-filling'
+import { traceEntry, type StepHandler } from './workflow-runtime'
+import type { WorkflowStepId } from './workflow-definition'
+
+const quote = (text: string) => `“${text.length > 120 ? `${text.slice(0, 117)}…` : text}”`
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+const plan: StepHandler = async (state, context) => {
+  const startedAt = performance.now()
+  const iteration = state.iteration + 1
+  const tools = context.tools.pick(context.allowedTools)
+  const { planner } = context.reasoning
+  let subQuestions: SubQuestion[]
+  let detail: string
+  if (iteration === 1) {
+    subQuestions =
+      state.variant === 'government'
+        ? await planner.planSections(state.command, state.sections, tools)
+        : await planner.planCommand(state.command, tools)
+    detail = `${planner.name} plan: ${subQuestions.length} ${state.variant === 'government' ? 'section' : 'sub-question'}${subQuestions.length === 1 ? '' : 's'}: ${subQuestions.map((question) => quote(question.text)).join(', ')}`
+  } else {
+    subQuestions = await planner.widen(state.sub_questions, tools)
+    const widened = subQuestions.filter((question) => question.toolCalls.length > 0)
+    detail = `Widened ${widened.length} weak ${widened.length === 1 ? 'one' : 'ones'}: ${widened.map((question) => `${quote(question.text)} (missing ${question.missingWords.join(', ') || 'nothing'})`).join(', ')}; up to ${context.sourcesPerSearch * iteration} passages per search`
+  }
+  const entry = traceEntry(context, { step: 'plan', iteration, status: 'done', detail }, startedAt)
+  return { state: { ...state, iteration, sub_questions: subQuestions, steps: [...state.steps, entry] }, next: 'retrieve' }
+}
+
+const retrieve: StepHandler = async (state, context) => {
+  const entries: AgentTraceEntry[] = []
+  const evidence: Evidence[] = []
+  const allowed = new Set(context.allowedTools)
+  const limit = context.sourcesPerSearch * state.iteration
+  for (const question of state.sub_questions) {
+    for (const call of question.toolCalls) {
+      const startedAt = performance.now()
+      const tool = allowed.has(call.tool) ? context.tools.get(call.tool) : undefined
+      try {
+        if (!tool) throw new Error(`The tool ${call.tool} is not available to the ${state.variant} agent`)
+        const result = await tool.run(call.input, { signal: context.signal, timezone: context.timezone, limit, scoreThreshold: context.scoreThreshold, now: context.now })
+        evidence.push({ question: keyOf(question), tool: call.tool, chunks: result.chunks, statement: result.statement, failure: null })
+        entries.push(traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'done', tool: call.tool, input: call.input, detail: result.summary }, startedAt))
+      } catch (error) {
+        // Cancellation or shutdown is not the tool's failure: the runtime stops the run.
+        if (context.signal.aborted) throw error
+        const message = messageOf(error)
+        evidence.push({ question: keyOf(question), tool: call.tool, chunks: [], statement: null, failure: message })
+        entries.push(
+          traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'failed', tool: call.tool, input: call.input, detail: `${call.tool} failed for ${quote(question.text)}`, error: message }, startedAt),
+        )
+      }
+    }
+  }
+  if (entries.length === 0) {
+    entries.push(traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'done', detail: 'No tool of this agent applies to the questions' }, performance.now()))
+  }
+  return { state: { ...state, evidence: [...state.evidence, ...evidence], steps: [...state.steps, ...entries] }, next: 'grade' }
+}
+
+const grade: StepHandler = async (state, context) => {
+  const startedAt = performance.now()
+  const subject = state.variant === 'government' ? subjectOf(state.command) : null
+  const subQuestions = state.sub_questions.map((question) => {
+    const evidence = evidenceOf(state, question)
+    // A question for a fact tool (a sum, the date) is answered or not, and a second try would not change that.
+    const isFactQuestion = evidence.length > 0 && evidence.every((item) => context.tools.get(item.tool)?.kind === 'fact')
+    // A section is graded on the command's subject: its title names a kind of text ("Background"), not a topic.
+    const graded = subject ?? question.text
+    const coverage = isFactQuestion
+      ? { grade: evidence.some((item) => item.statement !== null) ? 1 : 0, missingStems: [] }
+      : gradeCoverage(graded, textsOf(evidence), context.weightOf)
+    return {
+      ...question,
+      grade: coverage.grade,
+      missingWords: wordsOfStems(graded, coverage.missingStems),
+      isSettled: question.isSettled || isFactQuestion || coverage.grade >= GRADE_THRESHOLD,
+    }
+  })
+  const currentGrade =
+    state.variant === 'government'
+      ? // The weakest section decides: a document is as good as its emptiest part.
+        Math.min(...subQuestions.map((question) => question.grade ?? 0))
+      : gradeCoverage(state.command, textsOf(state.evidence), context.weightOf).grade
+  const canWiden = subQuestions.some((question) => !question.isSettled)
+  const isTooLow = currentGrade < GRADE_THRESHOLD
+  const loops = isTooLow && canWiden && state.iteration < state.max_iteration
+  const finalStep: WorkflowStepId = state.variant === 'government' ? 'fill_template' : 'compose'
+  const verdict = !isTooLow
+    ? `≥ ${GRADE_THRESHOLD}: ${finalStep}`
+    : loops
+      ? `< ${GRADE_THRESHOLD}: widening (loop ${state.iteration + 1} of ${state.max_iteration})`
+      : !canWiden
+        ? `< ${GRADE_THRESHOLD}, but nothing is left to widen: ${finalStep}`
+        : `< ${GRADE_THRESHOLD}, but max_iteration (${state.max_iteration}) is reached: ${finalStep}`
+  const entry = traceEntry(context, { step: 'grade', iteration: state.iteration, status: 'done', detail: `Grade ${currentGrade.toFixed(2)} ${verdict}` }, startedAt)
+  return {
+    state: { ...state, sub_questions: subQuestions, current_grade: Number.isFinite(currentGrade) ? currentGrade : 0, steps: [...state.steps, entry] },
+    next: loops ? 'plan' : finalStep,
+  }
+}
+
+/** Why a question got no answer: the tools that failed for it, or that the knowledge base has nothing on it. */
+export function explainUnanswered(question: string, evidence: Evidence[]): string {
+  const failures = evidence.filter((item) => item.failure !== null)
+  if (failures.length > 0) return `I could not answer ${quote(question)}: ${failures.map((item) => `${item.tool} failed (${item.failure})`).join('; ')}.`
+  return `I could not find anything about ${quote(question)} in the knowledge base.`
+}
+
+/** Everything the tools failed at, when nothing at all could be answered: the run's clear failure. */
+export function failuresOf(state: AgentState): string | null {
+  const failures = state.evidence.filter((item) => item.failure !== null)
+  return failures.length > 0 ? `Nothing could be answered; ${failures.map((item) => `${item.tool} failed: ${item.failure}`).join('; ')}` : null
+}
+
+const compose: StepHandler = async (state, context) => {
+  const startedAt = performance.now()
+  const citations = new CitationList()
+  const isMultipart = state.sub_questions.length > 1
+  let answeredParts = 0
+  const parts: string[] = []
+  for (const question of state.sub_questions) {
+    const evidence = evidenceOf(state, question)
+    const statements = evidence.flatMap((item) => (item.statement ? [item.statement] : []))
+    const composed = await context.reasoning.composer.composePart({ question: question.text, chunks: passagesOf(evidence), citations })
+    const text = [...statements, composed?.text].filter(Boolean).join(' ')
+    if (text) answeredParts++
+    const part = text || explainUnanswered(question.text, evidence)
+    parts.push(isMultipart ? `**${question.text}** ${part}` : part)
+  }
+  const error = answeredParts === 0 ? failuresOf(state) : null
+  const answer = answeredParts === 0 && !error ? NOT_FOUND_ANSWER : parts.join('\n\n')
+  const detail = `${context.reasoning.composer.name} answer to ${answeredParts} of ${state.sub_questions.length} sub-question${state.sub_questions.length === 1 ? '' : 's'}, citing ${citations.sources.length} source${citations.sources.length === 1 ? '' : 's'}`
+  const entry = traceEntry(context, { step: 'compose', iteration: state.iteration, status: error ? 'failed' : 'done', detail, error }, startedAt)
+  return { state: { ...state, current_answer: answer, source_list: citations.sources, error, steps: [...state.steps, entry] }, next: 'end' }
+}
+
+const fillTemplateStep: StepHandler = async (state, context) => {
+  const startedAt = performance.now()
+  const filled = await fillTemplate(state, context)
+  const answered = filled.sections.filter((section) => section.isAnswered).length
+  const error = answered === 0 ? (failuresOf(state) ?? null) : null
+  const detail = `Filled ${answered} of ${filled.sections.length} section${filled.sections.length === 1 ? '' : 's'} from the knowledge base, citing ${filled.sourceList.length} source${filled.sourceList.length === 1 ? '' : 's'}`
+  const entry = traceEntry(context, { step: 'fill_template', iteration: state.iteration, status: error ? 'failed' : 'done', detail, error }, startedAt)
+  return {
+    state: {
+      ...state,
+      sections: filled.sections.map(({ title, instructions, answer, sourceNumbers }) => ({ title, instructions, answer, sourceNumbers })),
+      current_answer: filled.markdown,
+      source_list: filled.sourceList,
+      error,
+      steps: [...state.steps, entry],
+    },
+    next: 'end',
+  }
+}
+
+/** The handler of every step of WORKFLOW_STEPS, by id. */
+export const WORKFLOW_HANDLERS: Record<WorkflowStepId, StepHandler> = { plan, retrieve, grade, compose, fill_template: fillTemplateStep }

@@ -1,0 +1,43 @@
+import type { Database } from './database'
+import * as initial from './migrations/001-initial'
+import * as identity from './migrations/002-identity-and-curation'
+import * as ingest from './migrations/003-ingest'
+import * as agents from './migrations/005-agents'
+
+/** Forward-only migrations, applied in order; an applied migration is never edited, only followed by a new one. */
+export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
+  { id: '001-initial', sql: initial.sql },
+  { id: '002-identity-and-curation', sql: identity.sql },
+  { id: '003-ingest', sql: ingest.sql },
+  { id: '005-agents', sql: agents.sql },
+]
+
+// Any constant works; it only has to be the same for every process migrating this database.
+const MIGRATION_LOCK = 72_531_004
+
+/** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. */
+export async function migrate(db: Database): Promise<string[]> {
+  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`)
+  const applied: string[] = []
+  for (const migration of migrations) {
+    const wasApplied = await db.transaction(async (tx) => {
+      // Serialises concurrent starts of several backend processes against one server.
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+      const done = await tx.query('SELECT 1 FROM schema_migrations WHERE id = $1', [migration.id])
+      if (done.length > 0) return false
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement)
+      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id])
+      return true
+    })
+    if (wasApplied) applied.push(migration.id)
+  }
+  return applied
+}
+
+/** Splits a migration on statement-ending semicolons; migrations keep to plain DDL (no function bodies). */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+    .filter((statement) => statement.length > 0)
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf } from '../../../tests/fixtures/sample-files'
+import { renderPage } from '../../../tests/fixtures/fixture-site'
+import { extractDocuments } from './extract-documents'
+import type { ExtractionLimits } from './extracted-document'
+import { readDeclaredZipSize } from './zip-size'
+
+const LIMITS: ExtractionLimits = { maxDecompressedBytes: 50 * 1024 * 1024, maxTextChars: 1_000_000, maxPdfPages: 50, maxCsvRows: 100, timeoutMs: 20_000 }
+const text = (value: string) => new TextEncoder().encode(value)
+
+describe('reading files into documents', () => {
+  it('rebuilds headings, paragraphs and lists from a PDF layout', async () => {
+    const [document] = await extractDocuments(await makeSamplePdf(), 'pdf', 'basil.pdf', LIMITS)
+    expect(document.title).toBe('Growing basil indoors')
+    expect(document.content).toContain('# Growing basil indoors')
+    expect(document.content).toContain('## Daily care')
+    expect(document.content).toContain('- Water when the top of the soil feels dry\n- Turn the pot a quarter turn every day')
+    expect(document.content).toContain('Basil grows well on a sunny windowsill that gets at least six hours of light a day.')
+  })
+
+  it('refuses a PDF with more pages than the limit', async () => {
+    await expect(extractDocuments(await makeSamplePdf(undefined, { pages: 3 }), 'pdf', 'long.pdf', { ...LIMITS, maxPdfPages: 2 })).rejects.toThrow(
+      /3 pages, more than the limit of 2/,
+    )
+  })
+
+  it('reports a corrupt PDF as unreadable', async () => {
+    await expect(extractDocuments(makeCorruptPdf(), 'pdf', 'broken.pdf', LIMITS)).rejects.toThrow(/Not a readable PDF/)
+  })
+
+  it('keeps the headings and lists of a DOCX as Markdown', async () => {
+    const [document] = await extractDocuments(await makeSampleDocx(), 'docx', 'basil.docx', LIMITS)
+    expect(document).toEqual({
+      title: 'Growing basil indoors',
+      content: expect.stringContaining('## Daily care\n\n- Water when the top of the soil feels dry\n- Turn the pot a quarter turn every day'),
+    })
+  })
+
+  it('reports a truncated DOCX as unreadable', async () => {
+    await expect(extractDocuments(await makeCorruptDocx(), 'docx', 'broken.docx', LIMITS)).rejects.toThrow(/Not a readable zip archive/)
+  })
+
+  it('refuses a DOCX that would expand beyond the decompressed-size limit, without unzipping it', async () => {
+    const docx = await makeSampleDocx()
+    const expanded = readDeclaredZipSize(docx)
+    expect(expanded).toBeGreaterThan(docx.length)
+    await expect(extractDocuments(docx, 'docx', 'bomb.docx', { ...LIMITS, maxDecompressedBytes: expanded - 1 })).rejects.toThrow(/expands to \d+ bytes, more than the limit/)
+  })
+
+  it('takes the main content of an HTML page, not its menu, sidebar or footer', async () => {
+    const html = renderPage('Watering tomatoes', ['Tomato plants need deep watering twice a week, at the base of the plant and never on the leaves.', 'Mulch keeps the roots cool.'], [])
+    const [document] = await extractDocuments(text(html), 'html', 'page.html', LIMITS)
+    expect(document.title).toBe('Watering tomatoes')
+    expect(document.content).toContain('Tomato plants need deep watering twice a week')
+    expect(document.content).not.toMatch(/Copyright|Newsletter|Menu \//)
+  })
+
+  it('titles a Markdown file by its first heading and keeps it as it is', async () => {
+    const [document] = await extractDocuments(text('Intro line\n\n# Seed saving\n\n- Dry the seeds\n- Label the jar\n'), 'markdown', 'notes.md', LIMITS)
+    expect(document).toEqual({ title: 'Seed saving', content: 'Intro line\n\n# Seed saving\n\n- Dry the seeds\n- Label the jar' })
+  })
+
+  it('titles a Markdown file by its front matter when it has one', async () => {
+    const [document] = await extractDocuments(text('---\ntitle: "Frost dates"\n---\nLast frost is mid May.\n'), 'markdown', 'frost.md', LIMITS)
+    expect(document).toEqual({ title: 'Frost dates', content: 'Last frost is mid May.' })
+  })
+
+  it('titles a plain text file by its file name', async () => {
+    const [document] = await extractDocuments(text('Sow peas in March.\r\nHarvest in June.'), 'text', 'pea_calendar.txt', LIMITS)
+    expect(document).toEqual({ title: 'pea calendar', content: 'Sow peas in March.\nHarvest in June.' })
+  })
+
+  it('makes one document per CSV row, choosing title and content columns by header', async () => {
+    const csv = 'id;Question;Answer\n1;When to sow peas?;"In March; as soon as the soil can be worked."\n2;;Harvest in June.\n3;Empty row;\n'
+    const documents = await extractDocuments(text(csv), 'csv', 'faq.csv', LIMITS)
+    expect(documents).toEqual([
+      { title: 'When to sow peas?', content: 'In March; as soon as the soil can be worked.' },
+      { title: 'faq row 2', content: 'Harvest in June.' },
+    ])
+  })
+
+  it('uses the CSV columns the administrator named', async () => {
+    const csv = 'heading,summary,notes\nPeas,Short,Sow in March\n'
+    expect(await extractDocuments(text(csv), 'csv', 'x.csv', LIMITS, { titleColumn: 'HEADING', contentColumn: 'notes' })).toEqual([{ title: 'Peas', content: 'Sow in March' }])
+  })
+
+  it('says which columns a CSV has when none holds content', async () => {
+    await expect(extractDocuments(text('alpha,beta\n1,2\n'), 'csv', 'x.csv', LIMITS)).rejects.toThrow(/needs a content column.*its columns: alpha, beta/)
+  })
+
+  it('refuses a CSV with more rows than the limit', async () => {
+    const csv = 'title,content\n' + Array.from({ length: 5 }, (_, index) => `t${index},c${index}`).join('\n')
+    await expect(extractDocuments(text(csv), 'csv', 'x.csv', { ...LIMITS, maxCsvRows: 4 })).rejects.toThrow(/more than 4 rows/)
+  })
+})

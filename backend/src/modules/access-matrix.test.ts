@@ -1,0 +1,112 @@
+import { beforeAll, expect, it } from 'vitest'
+import type { Access } from './identity/identity.types'
+import { forEachStorage, type Caller } from '../testing/test-backend'
+
+/** SEED.md §7 row by row, with who may call it (PRODUCT.md roles: admin everything; editor articles, drafts, logs; user ask, agents, own favourites, feedback). */
+export const SEED_ACCESS: Record<string, Access> = {
+  'GET /admin/get_articles': 'editor',
+  'POST /admin/inject_article': 'editor',
+  'PUT /admin/update_doc': 'editor',
+  'DELETE /admin/delete_article': 'editor',
+  'DELETE /admin/delete_article_by_title': 'editor',
+  'GET /admin/get_content': 'user',
+  'POST /ask_qa': 'user',
+  'POST /ask_qa_answer': 'user',
+  'PUT /ask_qa_feedback': 'user',
+  'GET /answer': 'user',
+  'GET /download': 'user',
+  'POST /admin/convert_doc': 'user',
+  'GET /query_logs': 'editor',
+  'GET /query_logs/query_log': 'user',
+  'GET /query_logs/query_log_csv': 'editor',
+  'GET /admin/query_log_ds_csv': 'editor',
+  'GET /query_logs/query_favorites': 'user',
+  'POST /query_logs/add_query_favorite': 'user',
+  'DELETE /query_logs/delete_query_favorite': 'user',
+  'GET /admin/get_templates': 'user',
+  'GET /admin/get_templates/:id': 'user',
+  'POST /admin/create_template': 'admin',
+  'PUT /admin/update_template': 'admin',
+  'DELETE /admin/delete_template': 'admin',
+  'GET /admin/bot_setting': 'admin',
+  'PUT /admin/bot_setting': 'admin',
+  'GET /who_am_i': 'user',
+  'GET /admin/bot_info': 'user',
+  'POST /admin/upload_recovery': 'editor',
+  'POST /admin/inject_youtube': 'editor',
+  'POST /admin/do_embeddings': 'editor',
+  'GET /admin/get_temp_articles': 'editor',
+  'PUT /admin/update_temp_doc': 'editor',
+  'DELETE /admin/delete_temp_article': 'editor',
+  'GET /admin/get_temp_content': 'editor',
+  'GET /admin/check_embeddings': 'editor',
+  'POST /admin/upload_recovery_answer': 'editor',
+  'DELETE /admin/delete_all_temp_articles': 'editor',
+  'GET /organizations': 'public',
+  'GET /admin/vis-network-agent-state-fields': 'admin',
+  'POST /admin/vis-network': 'admin',
+  'POST /users': 'public',
+  'GET /admin/users': 'admin',
+  'GET /admin/users/:id': 'admin',
+  'PUT /admin/users/:id': 'admin',
+  'GET /admin/groups/:organization_id': 'admin',
+}
+
+const RANK: Record<Access, number> = { public: 0, user: 1, editor: 2, admin: 3 }
+
+forEachStorage('access matrix', ({ server }) => {
+  const callers: Record<string, Caller> = { anonymous: 'anonymous', admin: 'admin' }
+
+  beforeAll(async () => {
+    callers.user = await server().createUser('user')
+    callers.editor = await server().createUser('editor')
+  })
+
+  it('serves every call of SEED.md §7 with the access it was designed for', () => {
+    const registered = new Map(server().backend.routes.map((route) => [`${route.method} ${route.url}`, route.access]))
+    for (const [call, access] of Object.entries(SEED_ACCESS)) {
+      expect(registered.has(call), `${call} is registered`).toBe(true)
+      expect(registered.get(call), `${call} requires ${access}`).toBe(access)
+    }
+  })
+
+  it('answers 401, 403 or the call itself for anonymous, user, editor and admin on every route', async () => {
+    const failures: string[] = []
+    for (const route of server().backend.routes) {
+      const path = route.url.replace(/:[a-z_]+/g, '1')
+      for (const [name, caller] of Object.entries(callers)) {
+        const role = name === 'anonymous' ? 0 : RANK[name as Access]
+        const hasBody = route.method !== 'GET' && route.method !== 'DELETE'
+        const response = await server().call(path, { method: route.method, as: caller, ...(hasBody ? { body: {} } : {}) })
+        const expected = route.access === 'public' || role >= RANK[route.access] ? 'allowed' : role === 0 ? 401 : 403
+        const isAsExpected =
+          expected === 'allowed' ? response.status !== 401 && response.status !== 403 && response.status < 500 : response.status === expected
+        if (!isAsExpected) failures.push(`${route.method} ${route.url} as ${name}: ${response.status} (expected ${expected})`)
+        if (response.status >= 400) expect(response.body).toMatchObject({ success: false, message: expect.any(String) })
+      }
+    }
+    expect(failures).toEqual([])
+  })
+
+  it('refuses a tampered or foreign bearer token', async () => {
+    const token = (callers.user as { token: string }).token
+    const tampered = `${token.slice(0, -4)}${token.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`
+    expect((await server().call('/who_am_i', { as: { token: tampered } })).status).toBe(401)
+    expect((await server().call('/who_am_i', { as: { token: 'not.a.jwt' } })).status).toBe(401)
+    expect((await server().call('/who_am_i', { headers: { authorization: 'Basic abc' }, as: 'anonymous' })).status).toBe(401)
+  })
+
+  it('signs in local accounts with one generic message for any mistake, and locks after repeated failures', async () => {
+    const wrongPassword = await server().call('/auth/login', { method: 'POST', body: { username: 'admin', password: 'wrong' }, as: 'anonymous' })
+    const unknownUser = await server().call('/auth/login', { method: 'POST', body: { username: 'nobody-here', password: 'wrong' }, as: 'anonymous' })
+    expect(wrongPassword.status).toBe(401)
+    expect(unknownUser.body.message).toBe(wrongPassword.body.message)
+
+    const victim = await server().createUser('user')
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await server().call('/auth/login', { method: 'POST', body: { username: victim.username, password: 'wrong' }, as: 'anonymous' })
+    }
+    const locked = await server().call('/auth/login', { method: 'POST', body: { username: victim.username, password: 'wrong' }, as: 'anonymous' })
+    expect(locked.status).toBe(429)
+  })
+})

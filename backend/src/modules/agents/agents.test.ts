@@ -1,0 +1,424 @@
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, WORKFLOW_TRANSITIONS, isTransitionAllowed, type WorkflowStepId } from '../../agents/workflow-definition'
+import { forEachStorage, isPostgresAvailable, publishArticles, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
+import {
+  GARDEN_GUIDE,
+  createHoldTool,
+  enableTool,
+  resetAgentSettings,
+  runAgent,
+  setAgentSettings,
+  startRun,
+  waitForRun,
+} from './agents.test-support'
+
+interface TraceEntry {
+  step: string
+  iteration: number
+  status: string
+  tool: string | null
+  detail: string
+  error: string | null
+}
+interface SourceOf {
+  metadata: { title: string }
+}
+
+const titlesOf = (answer: { source_list: SourceOf[] }) => answer.source_list.map((source) => source.metadata.title)
+const stepsOf = (trace: TraceEntry[], step: string) => trace.filter((entry) => entry.step === step && entry.status !== 'resumed')
+/** The steps a trace went through, in order, one entry per step (a retrieve step logs one entry per tool call). */
+const walkOf = (trace: TraceEntry[]) =>
+  trace.filter((entry) => entry.status !== 'resumed').reduce<{ step: string; iteration: number }[]>((walk, entry) => {
+    const last = walk.at(-1)
+    if (!last || last.step !== entry.step || last.iteration !== entry.iteration) walk.push({ step: entry.step, iteration: entry.iteration })
+    return walk
+  }, [])
+/** Every [n] of an answer points into its source list. */
+const expectCitationsInRange = (answer: { answer: string; source_list: unknown[] }) => {
+  const numbers = [...answer.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]))
+  expect(numbers.length).toBeGreaterThan(0)
+  for (const number of numbers) expect(number).toBeGreaterThanOrEqual(1)
+  for (const number of numbers) expect(number).toBeLessThanOrEqual(answer.source_list.length)
+}
+
+forEachStorage('agents', ({ server }) => {
+  let templateCount = 0
+  const createTemplate = async (sections: { title: string; instructions?: string }[]) => {
+    const response = await server().call('/admin/create_template', { method: 'POST', body: { name: `Care sheet ${++templateCount}`, sections } })
+    expect(response.status).toBe(200)
+    return { id: response.body.id as number, name: `Care sheet ${templateCount}` }
+  }
+
+  beforeAll(async () => {
+    await publishArticles(server(), GARDEN_GUIDE)
+  })
+  afterEach(async () => {
+    await resetAgentSettings(server())
+  })
+
+  describe('the general agent', () => {
+    it('answers a two-part command asynchronously, with sources for both parts', async () => {
+      const started = await startRun(server(), { command: 'How often should I water tomato plants and when should I prune apple trees?', timezone: 'Europe/Paris' })
+      expect(['queued', 'running', 'finished']).toContain(started.status)
+      expect(started).toMatchObject({ task_id: expect.any(String), log_id: expect.any(Number), variant: 'general', log_agent_ask_qa: null })
+
+      const answer = await waitForRun(server(), started.task_id)
+      expect(answer).toMatchObject({ status: 'finished', success: true, found: true, error: null, log_id: started.log_id, log_agent_ask_qa: null })
+      expect(answer.command).toBe('How often should I water tomato plants and when should I prune apple trees?')
+      expect(answer.answer).toBe(answer.result)
+      expect(answer.answer).toContain('Tomato plants need deep watering twice a week.')
+      expect(answer.answer).toContain('Prune apple trees in late winter while they are dormant.')
+      expect(titlesOf(answer)).toEqual(expect.arrayContaining(['Watering tomato plants', 'Pruning apple trees']))
+      expectCitationsInRange(answer)
+    })
+
+    it('adds the step trace, which follows the workflow graph, only while toggle_debug is on', async () => {
+      const command = 'When should I prune apple trees?'
+      expect((await runAgent(server(), { command })).log_agent_ask_qa).toBeNull()
+
+      await setAgentSettings(server(), { toggle_debug: 'true' })
+      const answer = await runAgent(server(), { command })
+      const trace: TraceEntry[] = answer.log_agent_ask_qa
+      expect(trace[0]).toMatchObject({ step: 'plan', iteration: 1, status: 'done' })
+      expect(trace).toContainEqual(expect.objectContaining({ step: 'retrieve', tool: 'knowledge_search', status: 'done' }))
+      expect(trace.at(-1)).toMatchObject({ step: 'compose', status: 'done' })
+      const walk = walkOf(trace).map((entry) => entry.step as WorkflowStepId)
+      for (let index = 1; index < walk.length; index++) expect(isTransitionAllowed('general', walk[index - 1], walk[index]), walk.join(' → ')).toBe(true)
+      for (const entry of trace) expect(entry).toMatchObject({ duration_ms: expect.any(Number), at: expect.any(String) })
+    })
+
+    it('loops while the grade is too low, no more than max_iteration times', async () => {
+      // "zyxwvut" is in no article: the grade stays low and every loop widens the search for it.
+      const command = 'How should I water tomato plants in a zyxwvut?'
+      await setAgentSettings(server(), { toggle_debug: true, max_iteration: 2 })
+      const twice: TraceEntry[] = (await runAgent(server(), { command })).log_agent_ask_qa
+      expect(stepsOf(twice, 'plan')).toHaveLength(2)
+      expect(stepsOf(twice, 'grade')).toHaveLength(2)
+      expect(stepsOf(twice, 'grade').at(-1)!.detail).toMatch(/max_iteration \(2\) is reached/)
+      expect(stepsOf(twice, 'plan')[1].detail).toMatch(/missing zyxwvut/)
+      expect(stepsOf(twice, 'compose')).toHaveLength(1)
+
+      await setAgentSettings(server(), { max_iteration: 1 })
+      expect(stepsOf((await runAgent(server(), { command })).log_agent_ask_qa, 'plan')).toHaveLength(1)
+
+      // 0 means the default limit, 3.
+      await setAgentSettings(server(), { max_iteration: 0 })
+      const byDefault = await runAgent(server(), { command })
+      expect(stepsOf(byDefault.log_agent_ask_qa, 'plan')).toHaveLength(3)
+      expect(byDefault.answer).toContain('Tomato plants need deep watering twice a week.')
+    })
+
+    it('stops looping once the evidence covers the command', async () => {
+      await setAgentSettings(server(), { toggle_debug: true, max_iteration: 5 })
+      const answer = await runAgent(server(), { command: 'When should I prune apple trees?' })
+      expect(stepsOf(answer.log_agent_ask_qa, 'plan')).toHaveLength(1)
+      expect(stepsOf(answer.log_agent_ask_qa, 'grade')[0].detail).toMatch(/^Grade 1\.00/)
+    })
+
+    it('works out arithmetic and tells the date in the asker’s time zone, without sources', async () => {
+      await setAgentSettings(server(), { toggle_debug: true })
+      const answer = await runAgent(server(), { command: 'What is 15% of 80 and what time is it?', timezone: 'Asia/Tokyo' })
+      expect(answer).toMatchObject({ status: 'finished', found: true, source_list: [] })
+      expect(answer.answer).toContain('15% * 80 = 12.')
+      expect(answer.answer).toContain('The current date and time in Asia/Tokyo:')
+      expect(answer.log_agent_ask_qa.filter((entry: TraceEntry) => entry.step === 'retrieve').map((entry: TraceEntry) => entry.tool)).toEqual(['arithmetic', 'date_time'])
+    })
+
+    it('marks a failing tool’s step failed and still answers from what it has', async () => {
+      await setAgentSettings(server(), { toggle_debug: true })
+      const answer = await runAgent(server(), { command: 'What is 1/0 and how often should I water tomato plants?' })
+      expect(answer).toMatchObject({ status: 'finished', success: true, found: true })
+      expect(answer.log_agent_ask_qa).toContainEqual(expect.objectContaining({ step: 'retrieve', tool: 'arithmetic', status: 'failed', error: 'Division by zero' }))
+      expect(answer.answer).toContain('arithmetic failed (Division by zero)')
+      expect(answer.answer).toContain('Tomato plants need deep watering twice a week.')
+    })
+
+    it('fails clearly when the only tool it needed failed', async () => {
+      const answer = await runAgent(server(), { command: 'What is 1/0?' })
+      expect(answer).toMatchObject({ status: 'failed', success: false, found: false })
+      expect(answer.error).toMatch(/arithmetic failed: Division by zero/)
+      expect(answer.result).toContain('Division by zero')
+      const log = await server().call(`/query_logs/query_log?log_id=${answer.log_id}`)
+      expect(log.body.result[0]).toMatchObject({ mode: 'agent', status: 'failed' })
+    })
+
+    it('fails clearly when the asker’s time zone does not exist', async () => {
+      const answer = await runAgent(server(), { command: 'What time is it?', timezone: 'Mars/Olympus_Mons' })
+      expect(answer).toMatchObject({ status: 'failed', success: false })
+      expect(answer.error).toBe('Nothing could be answered; date_time failed: Unknown time zone "Mars/Olympus_Mons"')
+    })
+
+    it('says plainly when the knowledge base has nothing on the command', async () => {
+      const answer = await runAgent(server(), { command: 'What is the capital of Mongolia?' })
+      expect(answer).toMatchObject({ status: 'finished', success: true, found: false, source_list: [] })
+      expect(answer.answer).toMatch(/could not find an answer to that in the knowledge base/)
+    })
+
+    it('only calls the tools Agent settings give it', async () => {
+      const general = { name: 'general', description: 'General', instructions: '', general_tools: 'knowledge_search' }
+      await setAgentSettings(server(), { toggle_debug: true, agents: [general] })
+      const answer = await runAgent(server(), { command: 'What is 2 + 2?' })
+      expect(answer.log_agent_ask_qa.filter((entry: TraceEntry) => entry.tool).map((entry: TraceEntry) => entry.tool)).not.toContain('arithmetic')
+      expect(answer.answer).not.toContain('2 + 2 = 4')
+    })
+  })
+
+  describe('the government agent', () => {
+    it('fills the chosen template section by section, each with its sources, as Markdown that converts to .docx', async () => {
+      const template = await createTemplate([
+        { title: 'Watering', instructions: 'How often and how to water.' },
+        { title: 'Frost', instructions: 'Protecting them from frost.' },
+        { title: 'Date', instructions: '' },
+      ])
+      const answer = await runAgent(server(), { command: 'Write a care sheet on tomato plants', variant: 'government', template_id: template.id, timezone: 'Europe/Paris' })
+      expect(answer).toMatchObject({ status: 'finished', success: true, found: true, variant: 'government', template_id: template.id })
+
+      const headings = answer.answer.split('\n').filter((line: string) => line.startsWith('#'))
+      expect(headings).toEqual([`# ${template.name}`, '## Watering', '## Frost', '## Date'])
+      expect(answer.sections.map((section: { title: string }) => section.title)).toEqual(['Watering', 'Frost', 'Date'])
+      const [watering, frost, date] = answer.sections
+      expect(watering.answer).toContain('Tomato plants need deep watering twice a week.')
+      expect(frost.answer).toContain('Cover tender plants with fleece when frost is forecast.')
+      expect(date.answer).toContain('The current date and time in Europe/Paris:')
+      expect(watering.source_numbers.map((number: number) => answer.source_list[number - 1].metadata.title)).toContain('Watering tomato plants')
+      expect(frost.source_numbers.map((number: number) => answer.source_list[number - 1].metadata.title)).toContain('Protecting plants from frost')
+      expect(date.source_numbers).toEqual([])
+      expect(answer.answer).toContain('*Sources: [')
+      expectCitationsInRange(answer)
+
+      const docx = await server().call('/admin/convert_doc', { method: 'POST', body: { doc: answer.answer } })
+      expect(docx.status).toBe(200)
+      expect(docx.headers.get('content-type')).toMatch(/wordprocessingml/)
+    })
+
+    it('keeps to the template as it was when the run started', async () => {
+      const hold = createHoldTool()
+      await enableTool(server(), hold.tool, ['government'])
+      const template = await createTemplate([{ title: 'Pruning', instructions: 'When to prune; hold.' }])
+      const started = await startRun(server(), { command: 'apple trees', variant: 'government', template_id: template.id })
+      await hold.started
+      await server().call('/admin/update_template', { method: 'PUT', body: { id: template.id, sections: [{ title: 'Changed' }] } })
+      hold.release()
+      const answer = await waitForRun(server(), started.task_id)
+      expect(answer.sections.map((section: { title: string }) => section.title)).toEqual(['Pruning'])
+      expect(answer.sections[0].answer).toContain('Prune apple trees in late winter')
+    })
+  })
+
+  describe('bad input', () => {
+    it('refuses a blank command, naming the field', async () => {
+      const response = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', command: '   ' } })
+      expect(response.status).toBe(400)
+      expect(response.body).toMatchObject({ success: false, details: [{ field: 'command', message: 'command is required' }] })
+    })
+
+    it('refuses an unknown template, naming it', async () => {
+      const response = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', variant: 'government', template_id: 987654, command: 'A briefing' } })
+      expect(response.status).toBe(400)
+      expect(response.body.details).toEqual([{ field: 'template_id', message: expect.stringContaining('987654') }])
+    })
+
+    it('refuses the government agent without a template, and a template without sections', async () => {
+      const missing = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', variant: 'government', command: 'A briefing' } })
+      expect(missing.status).toBe(400)
+      expect(missing.body.details).toEqual([{ field: 'template_id', message: 'template_id is required for the government agent' }])
+      const empty = await createTemplate([])
+      const response = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', variant: 'government', template_id: empty.id, command: 'A briefing' } })
+      expect(response.status).toBe(400)
+      expect(response.body.details[0]).toMatchObject({ field: 'template_id', message: expect.stringMatching(/no sections/) })
+    })
+
+    it('refuses an unknown variant and a malformed template id', async () => {
+      const variant = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', variant: 'secret', command: 'x' } })
+      expect(variant.status).toBe(400)
+      expect(variant.body.details[0].field).toBe('variant')
+      const templateId = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', variant: 'government', template_id: 'abc', command: 'x' } })
+      expect(templateId.status).toBe(400)
+      expect(templateId.body.details[0].field).toBe('template_id')
+    })
+
+    it('answers an unknown task with 404 and status not found', async () => {
+      for (const path of ['/ask_qa_answer', '/ask_qa_cancel']) {
+        const response = await server().call(path, { method: 'POST', body: { task_id: 'no-such-task' } })
+        expect(response.status).toBe(404)
+        expect(response.body).toMatchObject({ success: false, status: 'not found' })
+      }
+    })
+  })
+
+  describe('cancelling', () => {
+    it('cancels a running run, which then reports cancelled; a second cancel is a conflict', async () => {
+      const hold = createHoldTool()
+      await enableTool(server(), hold.tool)
+      await setAgentSettings(server(), { toggle_debug: true })
+      const started = await startRun(server(), { command: 'How do I hold tomato plants?' })
+      await hold.started
+
+      const cancelled = await server().call('/ask_qa_cancel', { method: 'POST', body: { task_id: started.task_id } })
+      expect(cancelled.status).toBe(200)
+      expect(cancelled.body).toEqual({ success: true, message: 'Run cancelled', task_id: started.task_id, log_id: started.log_id, status: 'cancelled' })
+
+      const answer = await waitForRun(server(), started.task_id)
+      expect(answer).toMatchObject({ status: 'cancelled', success: false, error: 'The run was cancelled', result: null })
+      expect(answer.log_agent_ask_qa[0]).toMatchObject({ step: 'plan', status: 'done' })
+      const again = await server().call('/ask_qa_cancel', { method: 'POST', body: { task_id: started.task_id } })
+      expect(again.status).toBe(409)
+      const log = await server().call(`/query_logs/query_log?log_id=${started.log_id}`)
+      expect(log.body.result[0]).toMatchObject({ mode: 'agent', status: 'failed' })
+      hold.release()
+    })
+
+    it('refuses to cancel a run that has finished, or an expert answer', async () => {
+      const finished = await runAgent(server(), { command: 'When should I prune apple trees?' })
+      const response = await server().call('/ask_qa_cancel', { method: 'POST', body: { task_id: finished.task_id } })
+      expect(response.status).toBe(409)
+      expect(response.body.message).toMatch(/already ended \(finished\)/)
+      const expert = await server().call('/ask_qa', { method: 'POST', body: { command: 'When should I prune apple trees?' } })
+      expect((await server().call('/ask_qa_cancel', { method: 'POST', body: { task_id: expert.body.task_id } })).status).toBe(409)
+    })
+  })
+
+  describe('the query log', () => {
+    it('logs every run with its mode, variant, steps and duration, and takes feedback', async () => {
+      const answer = await runAgent(server(), { command: 'How do I turn a compost heap?' })
+      const log = await server().call(`/query_logs/query_log?log_id=${answer.log_id}`)
+      expect(log.body.result[0]).toMatchObject({ mode: 'agent', status: 'answered', command: 'How do I turn a compost heap?', duration_ms: expect.any(Number) })
+      expect(log.body.result[0].source_list.length).toBeGreaterThan(0)
+      const [row] = await server().backend.db.query<{ variant: string; steps: unknown[] }>(`SELECT variant, steps FROM query_logs WHERE id = $1`, [answer.log_id])
+      // The trace is kept even while toggle_debug is off, so it can be shown later.
+      expect(row.variant).toBe('general')
+      expect(row.steps.length).toBeGreaterThanOrEqual(4)
+
+      const feedback = await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: answer.log_id, feedback: 'like' } })
+      expect(feedback.status).toBe(200)
+      expect(feedback.body.result.feedback).toBe('like')
+
+      const byLog = await server().call(`/answer?log_id=${answer.log_id}`)
+      expect(byLog.body).toMatchObject({ status: 'finished', variant: 'general', answer: answer.answer, task_id: answer.task_id })
+    })
+  })
+
+  describe('who may see a run', () => {
+    it('lets a user run an agent and read it, and hides it from another organisation', async () => {
+      const user = await server().createUser('user')
+      const answer = await runAgent(server(), { command: 'When should I prune apple trees?' }, user)
+      expect(answer).toMatchObject({ status: 'finished', found: true })
+
+      const [{ id: otherOrganization }] = await server().backend.db.query<{ id: number }>(
+        `INSERT INTO organizations (name) VALUES ('Agents elsewhere ' || floor(random() * 1e9)::text) RETURNING id`,
+      )
+      await server().backend.db.query(`INSERT INTO groups (organization_id, name, role) VALUES ($1, 'Users', 'user')`, [otherOrganization])
+      const outsider = await server().createUser('user', { organizationId: otherOrganization })
+      for (const path of ['/ask_qa_answer', '/ask_qa_cancel']) {
+        const response = await server().call(path, { method: 'POST', body: { task_id: answer.task_id }, as: outsider })
+        expect(response.status).toBe(404)
+        expect(response.body.status).toBe('not found')
+      }
+    })
+  })
+
+  describe('the workflow graph and state fields', () => {
+    it('draws each variant’s steps, agent and tools as the runtime runs them', async () => {
+      for (const variant of ['general', 'government'] as const) {
+        const graph = await server().call('/admin/vis-network', { method: 'POST', body: { variant } })
+        expect(graph.status).toBe(200)
+        for (const transition of WORKFLOW_TRANSITIONS[variant]) {
+          const to = transition.to === 'end' ? 'end' : `step:${transition.to}`
+          expect(graph.body.edges).toContainEqual(expect.objectContaining({ from: `step:${transition.from}`, to }))
+        }
+        expect(graph.body.edges).toContainEqual({ from: 'step:retrieve', to: `agent:${variant}`, label: 'delegates', dashes: true })
+        expect(graph.body.edges).toContainEqual({ from: `agent:${variant}`, to: 'tool:knowledge_search', label: 'uses' })
+      }
+      const fields = await server().call('/admin/vis-network-agent-state-fields')
+      expect(fields.body).toEqual({ success: true, result: AGENT_STATE_FIELDS.filter((field) => !HIDDEN_STATE_FIELDS.includes(field)) })
+    })
+  })
+})
+
+for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
+  describe(`agent runs across a restart on ${kind}`, async () => {
+    const isAvailable = kind === 'pglite' || (await isPostgresAvailable())
+
+    it.skipIf(!isAvailable)('resumes a run interrupted mid-step from its last finished step, and never loses it', async () => {
+      let server = await startTestBackend(kind)
+      try {
+        await publishArticles(server, GARDEN_GUIDE)
+        const hold = createHoldTool()
+        await enableTool(server, hold.tool)
+        await setAgentSettings(server, { toggle_debug: true, max_iteration: 1 })
+        const started = await startRun(server, { command: 'How often should I water tomato plants? hold' })
+        await hold.started
+
+        // Stopping interrupts the run inside its retrieve step; the new backend has no "hold" tool at all.
+        server = await server.restart()
+        const answer = await waitForRun(server, started.task_id)
+        expect(answer).toMatchObject({ status: 'finished', success: true, found: true, log_id: started.log_id })
+        expect(answer.answer).toContain('Tomato plants need deep watering twice a week.')
+        const trace: TraceEntry[] = answer.log_agent_ask_qa
+        const resumedAt = trace.findIndex((entry) => entry.status === 'resumed')
+        expect(resumedAt).toBeGreaterThan(0)
+        expect(trace[resumedAt]).toMatchObject({ step: 'retrieve', detail: expect.stringMatching(/attempt 2 of 3/) })
+        // The plan made before the restart was kept, not made again.
+        expect(stepsOf(trace, 'plan')).toHaveLength(1)
+        expect(trace.slice(resumedAt)).toContainEqual(expect.objectContaining({ tool: 'hold', status: 'failed', error: 'The tool hold is not available to the general agent' }))
+        const log = await server.call(`/query_logs/query_log?log_id=${started.log_id}`)
+        expect(log.body.result[0]).toMatchObject({ mode: 'agent', status: 'answered' })
+      } finally {
+        await server.stop()
+      }
+    }, 180_000)
+
+    it.skipIf(!isAvailable)('runs a run that was still queued when the backend stopped', async () => {
+      let server = await startTestBackend(kind)
+      try {
+        await publishArticles(server, GARDEN_GUIDE)
+        // Without a worker the run stays queued, as it would behind a backlog when the process stops.
+        server = await server.restart({ RUN_WORKER: 'false' })
+        const started = await startRun(server, { command: 'When should I prune apple trees?' })
+        expect(started.status).toBe('queued')
+        server = await server.restart({ RUN_WORKER: 'true' })
+        const answer = await waitForRun(server, started.task_id)
+        expect(answer).toMatchObject({ status: 'finished', found: true, log_id: started.log_id })
+        expect(answer.answer).toContain('Prune apple trees in late winter')
+      } finally {
+        await server.stop()
+      }
+    }, 180_000)
+  })
+}
+
+describe('both agents on the demo knowledge base', () => {
+  const demoDirectory = fileURLToPath(new URL('../../demo/articles/', import.meta.url))
+  let server: TestBackend
+
+  beforeAll(async () => {
+    server = await startTestBackend('pglite', {}, { demoDirectory })
+  }, 180_000)
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('answers a two-part command about the product with sources for each part', async () => {
+    const answer = await runAgent(server, { command: 'How do I add an article and what does the semantic firewall do?' })
+    expect(answer).toMatchObject({ status: 'finished', found: true })
+    expect(titlesOf(answer)).toEqual(expect.arrayContaining(['How to add an article', 'What the semantic firewall does']))
+    expect(answer.answer).toMatch(/Add article form/)
+    expect(answer.answer).toMatch(/semantic.firewall/i)
+  })
+
+  it('fills a briefing template about the semantic firewall, section by section', async () => {
+    const created = await server.call('/admin/create_template', {
+      method: 'POST',
+      body: { name: 'Briefing', sections: [{ title: 'Summary', instructions: 'What it is.' }, { title: 'How to turn it on', instructions: 'The setting to change.' }] },
+    })
+    const answer = await runAgent(server, { command: 'Write a briefing on the semantic firewall', variant: 'government', template_id: created.body.id })
+    expect(answer).toMatchObject({ status: 'finished', found: true })
+    expect(answer.answer.split('\n').filter((line: string) => line.startsWith('## '))).toEqual(['## Summary', '## How to turn it on'])
+    for (const section of answer.sections) {
+      expect(section.source_numbers.length).toBeGreaterThan(0)
+      expect(section.answer).toMatch(/firewall/i)
+    }
+    expect(titlesOf(answer)).toContain('What the semantic firewall does')
+  })
+})

@@ -1,0 +1,207 @@
+import type { ArticleContent, ArticleInput, ArticlesPage, ArticleUpdate, DraftsPage, LazyTableQuery, PublishProgress } from '../../../../contracts/articles'
+import type { Database } from '../../db/database'
+import { InvalidInputError, NotFoundError } from '../../errors'
+import type { Job, JobContext, JobQueue } from '../../jobs/job-queue'
+import type { KnowledgeService } from '../knowledge/knowledge.service'
+import { articlesRepository as repository } from './articles.repository'
+
+export const PUBLISH_JOB = 'publish_drafts'
+
+interface PublishPayload {
+  draftIds: number[]
+}
+type PublishResult = Pick<PublishProgress, 'published' | 'failed'>
+
+/** Drafts (temporary articles), their publication into the indexed knowledge base, and published articles. */
+export class ArticlesService {
+  constructor(
+    private readonly db: Database,
+    private readonly knowledge: KnowledgeService,
+    private readonly jobs: JobQueue,
+  ) {
+    jobs.register<PublishPayload, PublishResult>(PUBLISH_JOB, (job, context) => this.runPublish(job, context))
+  }
+
+  async createDraft(input: ArticleInput): Promise<number> {
+    return repository.insertDraft(this.db, { title: input.title, content: input.content, metadata: { source: input.title, ...input.metadata } })
+  }
+
+  async listDrafts(first: number, rows: number): Promise<DraftsPage> {
+    const page = await repository.listDrafts(this.db, first, rows)
+    return {
+      success: true,
+      total_count: page.total,
+      rows: page.rows.map((draft) => ({ id: draft.id, title: draft.title, metadata: draft.metadata, timestamp: draft.updatedAt.toISOString() })),
+    }
+  }
+
+  async listArticles(query: LazyTableQuery): Promise<ArticlesPage> {
+    const page = await repository.listArticles(this.db, query)
+    return {
+      success: true,
+      total_count: page.total,
+      rows: page.rows.map((article, position) => [
+        query.first + position + 1,
+        article.title,
+        article.metadata,
+        article.id,
+        article.updatedAt.toISOString(),
+      ]),
+    }
+  }
+
+  async articleContent(id: number): Promise<ArticleContent> {
+    const article = await repository.findArticle(this.db, id)
+    if (!article) throw new NotFoundError(`No article with id ${id}`)
+    return { success: true, id, title: article.title, content: article.content, metadata: article.metadata, timestamp: article.updatedAt.toISOString() }
+  }
+
+  async draftContent(id: number): Promise<ArticleContent> {
+    const draft = await repository.findDraft(this.db, id)
+    if (!draft) throw new NotFoundError(`No draft with id ${id}`)
+    return { success: true, id, title: draft.title, content: draft.content, metadata: draft.metadata, timestamp: draft.updatedAt.toISOString() }
+  }
+
+  /** Changes a published article and re-indexes it in the same transaction. */
+  async updateArticle(update: ArticleUpdate): Promise<ArticleContent> {
+    await this.db.transaction(async (tx) => {
+      const article = await repository.updateArticle(tx, update.id, update)
+      if (!article) throw new NotFoundError(`No article with id ${update.id}`)
+      const chunkCount = await this.knowledge.indexArticle(tx, article)
+      if (chunkCount === 0) throw new InvalidInputError('content', 'The article has no searchable text')
+    })
+    return this.articleContent(update.id)
+  }
+
+  /** Deletes published articles, their index entries, and marks their sources deleted in the query logs. */
+  async deleteArticles(ids: number[]): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      let count = 0
+      for (const id of ids) {
+        await this.knowledge.unindexArticle(tx, id)
+        await repository.markSourcesDeleted(tx, id)
+        if (await repository.deleteArticle(tx, id)) count++
+      }
+      return count
+    })
+  }
+
+  async deleteArticle(id: number): Promise<void> {
+    if ((await this.deleteArticles([id])) === 0) throw new NotFoundError(`No article with id ${id}`)
+  }
+
+  async deleteArticlesByTitle(title: string): Promise<number> {
+    const ids = await repository.articleIdsByTitle(this.db, title)
+    if (ids.length === 0) throw new NotFoundError(`No article titled "${title}"`)
+    return this.deleteArticles(ids)
+  }
+
+  async updateDraft(update: ArticleUpdate): Promise<ArticleContent> {
+    const draft = await repository.updateDraft(this.db, update.id, update)
+    if (!draft) throw new NotFoundError(`No draft with id ${update.id}`)
+    return this.draftContent(update.id)
+  }
+
+  async deleteDraft(id: number): Promise<void> {
+    if (!(await repository.deleteDraft(this.db, id))) throw new NotFoundError(`No draft with id ${id}`)
+  }
+
+  deleteAllDrafts(): Promise<number> {
+    return repository.deleteAllDrafts(this.db)
+  }
+
+  /** The correction loop: a question and its corrected answer become a draft to review. */
+  async createDraftFromAnswer(question: string, answer: string, logId?: number): Promise<number> {
+    return repository.insertDraft(this.db, {
+      title: question,
+      content: answer,
+      metadata: { source: 'Corrected answer', ...(logId ? { log_id: logId } : {}) },
+    })
+  }
+
+  listTitles(): Promise<string[]> {
+    return repository.listTitles(this.db)
+  }
+
+  /** Starts publishing the given drafts (all drafts when none are named) as a persisted job. */
+  async startPublish(ids?: number[]): Promise<Job> {
+    const draftIds = ids ? await repository.existingDraftIds(this.db, ids) : await repository.draftIds(this.db)
+    const missing = ids?.filter((id) => !draftIds.includes(id)) ?? []
+    if (missing.length > 0) throw new NotFoundError(`No draft with id ${missing.join(', ')}`)
+    if (draftIds.length === 0) throw new NotFoundError('There are no drafts to publish')
+    return this.jobs.enqueue(PUBLISH_JOB, { draftIds } satisfies PublishPayload, { total: draftIds.length })
+  }
+
+  /** Progress of a publish job: the one named, else the latest. */
+  async publishProgress(taskId?: string): Promise<PublishProgress> {
+    const job = taskId ? await this.jobs.get(taskId) : await this.jobs.latest(PUBLISH_JOB)
+    if (taskId && (!job || job.kind !== PUBLISH_JOB)) throw new NotFoundError(`No publish task ${taskId}`, { status: 'not found' })
+    if (!job) {
+      return { success: true, task_id: null, status: 'idle', progress: 0, total: 0, published: [], failed: [], message: 'No publish has run yet' }
+    }
+    const result = (job.result as PublishResult | null) ?? { published: [], failed: [] }
+    const message =
+      job.status === 'finished'
+        ? `Published ${result.published.length} of ${job.total} drafts${result.failed.length ? `; ${result.failed.length} failed` : ''}`
+        : job.status === 'failed'
+          ? `Publishing failed: ${job.error ?? 'unknown error'}`
+          : `Publishing ${job.progress} of ${job.total} drafts`
+    return {
+      success: job.status !== 'failed',
+      task_id: job.id,
+      status: job.status,
+      progress: job.progress,
+      total: job.total,
+      published: result.published,
+      failed: result.failed,
+      message,
+    }
+  }
+
+  /** Publishes and indexes a set of published articles straight away (the demo knowledge base). */
+  async createPublished(articles: ArticleInput[]): Promise<number[]> {
+    const ids: number[] = []
+    for (const article of articles) {
+      ids.push(
+        await this.db.transaction(async (tx) => {
+          const id = await repository.insertArticle(tx, { title: article.title, content: article.content, metadata: { source: article.title, ...article.metadata } })
+          await this.knowledge.indexArticle(tx, { id, title: article.title, content: article.content })
+          return id
+        }),
+      )
+    }
+    return ids
+  }
+
+  private async runPublish(job: Job<PublishPayload, PublishResult>, context: JobContext<PublishResult>): Promise<PublishResult> {
+    // A resumed job starts from what its earlier attempt recorded.
+    const result: PublishResult = job.result ?? { published: [], failed: [] }
+    const done = new Set([...result.published, ...result.failed].map((entry) => entry.draft_id))
+    const total = job.payload.draftIds.length
+    for (const draftId of job.payload.draftIds) {
+      if (done.has(draftId)) continue
+      try {
+        const published = await this.publishDraft(draftId)
+        if (published) result.published.push(published)
+      } catch (error) {
+        const draft = await repository.findDraft(this.db, draftId)
+        result.failed.push({ draft_id: draftId, title: draft?.title ?? '', error: error instanceof Error ? error.message : String(error) })
+      }
+      await context.reportProgress(result.published.length + result.failed.length, total, result)
+    }
+    return result
+  }
+
+  /** Moves one draft into the knowledge base in a single transaction: all of it, or nothing. */
+  private async publishDraft(draftId: number) {
+    return this.db.transaction(async (tx) => {
+      const draft = await repository.lockDraft(tx, draftId)
+      if (!draft) return undefined // published by an earlier attempt or deleted since
+      const articleId = await repository.insertArticle(tx, draft)
+      const chunkCount = await this.knowledge.indexArticle(tx, { id: articleId, title: draft.title, content: draft.content })
+      if (chunkCount === 0) throw new Error(`"${draft.title}" has no searchable text`)
+      await repository.deleteDraft(tx, draftId)
+      return { draft_id: draftId, article_id: articleId, title: draft.title }
+    })
+  }
+}

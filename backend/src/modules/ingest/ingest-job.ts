@@ -1,0 +1,22 @@
+/** Thrown by an ingestion job when the backend stops: the job goes back to the queue and resumes from its tables. */
+export class JobInterruptedError extends Error {
+  override readonly name = 'JobInterruptedError'
+  constructor() {
+    super('Interrupted because the backend stopped; the job resumes where it left off')
+  }
+}
+
+/** Thrown inside a transaction to roll it back when another attempt already settled the same item. */
+export class AlreadySettledError extends Error {
+  override readonly name = 'AlreadySettledError'
+}
+
+export const UPLOAD_JOB = 'ingest_upload'
+export const CRAWL_JOB = 'ingest_crawl'
+
+/** Formats a byte count for messages: 25 MB, 512 KB, 900 bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${bytes} bytes`
+}

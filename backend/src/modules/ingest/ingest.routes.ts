@@ -1,0 +1,68 @@
+import multipart, { type Multipart } from '@fastify/multipart'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { CrawlBody, DownloadQuery, IngestJobParams, IngestLimits, IngestProgress, YoutubeBody, YoutubeImported } from '../../../../contracts/ingest'
+import { PayloadTooLargeError, UnsupportedMediaError } from '../../errors'
+import type { IngestService } from './ingest.service'
+import type { UploadPart } from './upload.service'
+
+export const ingestRoutes =
+  (ingest: IngestService): FastifyPluginAsyncZod =>
+  async (app) => {
+    const limits = ingest.limits()
+    // Registered here, so multipart parsing exists only on these routes. Oversized files are reported by the
+    // service with their name, so the plugin truncates instead of throwing.
+    await app.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: limits.max_upload_bytes, files: limits.max_upload_files, fields: 20, parts: limits.max_upload_files + 20 },
+    })
+
+    app.post(
+      '/admin/upload_recovery',
+      { config: { access: 'editor' }, schema: { tags: ['ingest'], consumes: ['multipart/form-data'], response: { 200: IngestProgress } } },
+      async (request) => {
+        if (!request.isMultipart()) throw new UnsupportedMediaError('Send the files as multipart/form-data')
+        const job = await ingest.uploads.receive(toUploadParts(request.parts(), limits.max_upload_files))
+        return ingest.settleUpload(job)
+      },
+    )
+
+    app.post('/admin/crawl', { config: { access: 'editor' }, schema: { tags: ['ingest'], body: CrawlBody, response: { 200: IngestProgress } } }, async (request) => {
+      const job = await ingest.crawls.start(request.body)
+      return ingest.progress(job.id)
+    })
+
+    app.get('/admin/ingest_jobs/:task_id', { config: { access: 'editor' }, schema: { tags: ['ingest'], params: IngestJobParams, response: { 200: IngestProgress } } }, (request) =>
+      ingest.progress(request.params.task_id),
+    )
+
+    app.post('/admin/inject_youtube', { config: { access: 'editor' }, schema: { tags: ['ingest'], body: YoutubeBody, response: { 200: YoutubeImported } } }, (request) =>
+      ingest.youtube.importVideo(request.body.url),
+    )
+
+    app.get('/admin/ingest_limits', { config: { access: 'editor' }, schema: { tags: ['ingest'], response: { 200: IngestLimits } } }, async () => ingest.limits())
+
+    app.get('/download', { config: { access: 'user' }, schema: { tags: ['ingest'], querystring: DownloadQuery } }, async (request, reply) => {
+      const { file, blob } = await ingest.uploads.download(request.query.s3_key)
+      reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+        // An uploaded HTML file must never run as a page of this origin.
+        .header('content-security-policy', "sandbox; default-src 'none'")
+        .header('x-content-type-options', 'nosniff')
+      if (blob.sizeBytes !== undefined) reply.header('content-length', blob.sizeBytes)
+      return reply.send(blob.body)
+    })
+  }
+
+/** Multipart parts as the upload service reads them; the plugin's file-count error becomes a 413 that says so. */
+async function* toUploadParts(parts: AsyncIterableIterator<Multipart>, maxFiles: number): AsyncGenerator<UploadPart> {
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') yield { kind: 'field', name: part.fieldname, value: String(part.value) }
+      else yield { kind: 'file', fileName: part.filename, declaredType: part.mimetype, stream: part.file, isTruncated: () => part.file.truncated }
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw new PayloadTooLargeError(`At most ${maxFiles} files can be uploaded at once`)
+    throw error
+  }
+}

@@ -1,0 +1,387 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, MANY_PAGE_COUNT, startFixtureSite, type FixtureSite } from '../../../../tests/fixtures/fixture-site'
+import { makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf } from '../../../../tests/fixtures/sample-files'
+import type { BuildOptions } from '../../app'
+import { createFakeResolver } from '../../ingest/fake-dns.test-support'
+import { isPostgresAvailable, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
+import { ingestRepository } from './ingest.repository'
+import { adminHeaders, listAllDrafts, uploadFiles, waitForIngest } from './ingest.test-support'
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+const HTML_FILE = `<!doctype html><html><head><title>Frost dates</title></head><body>
+<nav><a href="/">Home</a> <a href="/shop">Shop</a></nav>
+<article><h1>Frost dates</h1><p>The last spring frost usually comes in the middle of May, so tender plants such as tomatoes and courgettes
+go outside after that. Harden them off for a week first by leaving them outdoors during the day.</p>
+<h2>Autumn</h2><ul><li>Lift dahlias after the first frost</li><li>Mulch the rhubarb crowns</li></ul></article>
+<footer>Copyright Example Allotments</footer></body></html>`
+const CSV_FILE = 'title,content\nSowing peas,"Sow peas in March, two inches deep."\nHarvesting garlic,Lift garlic when the lower leaves turn yellow.\n'
+
+for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
+  describe(`ingestion on ${kind}`, async () => {
+    const isAvailable = kind === 'pglite' || (await isPostgresAvailable())
+    const resolver = createFakeResolver()
+    // The fake resolver reaches the backend's fetcher this way; no test ever asks the real DNS.
+    const options: BuildOptions = { ingest: { resolveHost: resolver } }
+    let site: FixtureSite
+    let server: TestBackend
+
+    beforeAll(async () => {
+      if (!isAvailable) return
+      site = await startFixtureSite({ slowPageMs: 5000, manyPageDelayMs: 120 })
+      server = await startTestBackend(
+        kind,
+        {
+          // Only this backend, whose every fetch targets the fixture site on 127.0.0.1, may fetch private addresses.
+          ALLOW_PRIVATE_FETCH: 'true',
+          YOUTUBE_TRANSCRIPT_BASE_URL: site.baseUrl,
+          CRAWL_PAGE_TIMEOUT_MS: '1500',
+          CRAWL_MAX_PAGES: '100',
+          MAX_UPLOAD_BYTES: String(200 * 1024),
+          MAX_UPLOAD_FILES: '8',
+          UPLOAD_WAIT_MS: '20000',
+          // Far below the upload limit: uploads are streamed by the multipart parser, not held to the JSON body limit.
+          BODY_LIMIT_BYTES: String(64 * 1024),
+        },
+        options,
+      )
+    })
+    afterAll(async () => {
+      await server?.stop()
+      await site?.close()
+    })
+
+    describe.skipIf(!isAvailable)('uploads', () => {
+      it('turns a PDF, a DOCX, HTML, Markdown, text and CSV into drafts that name their source file', async () => {
+        const { status, body } = await uploadFiles(server, [
+          { name: 'basil.pdf', bytes: await makeSamplePdf(), type: 'application/pdf' },
+          { name: 'basil-care.docx', bytes: await makeSampleDocx() },
+          { name: 'frost.html', bytes: HTML_FILE, type: 'text/html' },
+          { name: 'seeds.md', bytes: '# Saving seeds\n\n- Dry them for a week\n- Store them in paper envelopes\n' },
+          { name: 'watering_notes.txt', bytes: 'Water pots every morning in July.' },
+          { name: 'calendar.csv', bytes: CSV_FILE, type: 'text/csv' },
+        ])
+        expect(status).toBe(200)
+        expect(body).toMatchObject({ success: true, kind: 'upload', status: 'finished', progress: 6, total: 6, message: 'Imported 6 of 6 files into 7 drafts' })
+        expect(body.files.map((file: any) => [file.file_name, file.status, file.draft_ids.length, file.error])).toEqual([
+          ['basil.pdf', 'imported', 1, null],
+          ['basil-care.docx', 'imported', 1, null],
+          ['frost.html', 'imported', 1, null],
+          ['seeds.md', 'imported', 1, null],
+          ['watering_notes.txt', 'imported', 1, null],
+          ['calendar.csv', 'imported', 2, null],
+        ])
+        const content = async (draftId: number) => (await server.call(`/admin/get_temp_content?id=${draftId}`)).body
+        const pdf = await content(body.files[0].draft_ids[0])
+        expect(pdf).toMatchObject({ title: 'Growing basil indoors', metadata: { source: 'basil.pdf', s3_key: body.files[0].s3_key, format: 'pdf' } })
+        expect(pdf.content).toContain('## Daily care\n\n- Water when the top of the soil feels dry')
+        const docx = await content(body.files[1].draft_ids[0])
+        expect(docx).toMatchObject({ title: 'Growing basil indoors', metadata: { source: 'basil-care.docx' } })
+        expect(docx.content).toContain('- Turn the pot a quarter turn every day')
+        const html = await content(body.files[2].draft_ids[0])
+        expect(html.title).toBe('Frost dates')
+        expect(html.content).toContain('## Autumn\n\n- Lift dahlias after the first frost')
+        expect(html.content).not.toMatch(/Copyright|Shop/)
+        expect(await content(body.files[3].draft_ids[0])).toMatchObject({ title: 'Saving seeds', metadata: { source: 'seeds.md' } })
+        expect(await content(body.files[4].draft_ids[0])).toMatchObject({ title: 'watering notes', content: 'Water pots every morning in July.' })
+        const rows = await Promise.all(body.files[5].draft_ids.map(content))
+        expect(rows.map((row: any) => [row.title, row.content, row.metadata.source, row.metadata.row])).toEqual([
+          ['Sowing peas', 'Sow peas in March, two inches deep.', 'calendar.csv', 1],
+          ['Harvesting garlic', 'Lift garlic when the lower leaves turn yellow.', 'calendar.csv', 2],
+        ])
+      })
+
+      it('keeps the original, downloadable by its s3_key with its content type', async () => {
+        const pdfBytes = await makeSamplePdf()
+        const { body } = await uploadFiles(server, [
+          { name: 'plan.pdf', bytes: pdfBytes },
+          { name: 'Café notes.md', bytes: '# Notes\n\nCafé au lait.' },
+        ])
+        const headers = await adminHeaders(server)
+        const pdf = await fetch(`${server.baseUrl}/download?s3_key=${encodeURIComponent(body.files[0].s3_key)}`, { headers })
+        expect(pdf.status).toBe(200)
+        expect(pdf.headers.get('content-type')).toBe('application/pdf')
+        expect(pdf.headers.get('content-disposition')).toContain('filename*=UTF-8\'\'plan.pdf')
+        expect(new Uint8Array(await pdf.arrayBuffer())).toEqual(new Uint8Array(pdfBytes))
+        const markdown = await fetch(`${server.baseUrl}/download?s3_key=${encodeURIComponent(body.files[1].s3_key)}`, { headers })
+        expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+        expect(markdown.headers.get('content-disposition')).toContain("filename*=UTF-8''Caf%C3%A9%20notes.md")
+        expect(await markdown.text()).toBe('# Notes\n\nCafé au lait.')
+      })
+
+      it('answers 404 with a JSON error for an s3_key it does not know', async () => {
+        for (const key of ['uploads/nothing/here.pdf', '../../etc/passwd']) {
+          const response = await server.call(`/download?s3_key=${encodeURIComponent(key)}`)
+          expect(response.status).toBe(404)
+          expect(response.body).toMatchObject({ success: false, error: 'Not Found' })
+        }
+      })
+
+      it('lists a corrupt PDF and a corrupt DOCX with their errors while the other files go through', async () => {
+        const { status, body } = await uploadFiles(server, [
+          { name: 'broken.pdf', bytes: makeCorruptPdf() },
+          { name: 'fine.md', bytes: '# Fine\n\nThis one is fine.' },
+          { name: 'broken.docx', bytes: await makeCorruptDocx() },
+        ])
+        expect(status).toBe(200)
+        expect(body).toMatchObject({ success: false, status: 'finished', message: 'Imported 1 of 3 files into 1 draft; 2 failed' })
+        expect(body.files).toMatchObject([
+          { file_name: 'broken.pdf', status: 'failed', draft_ids: [], error: expect.stringMatching(/Not a readable PDF/) },
+          { file_name: 'fine.md', status: 'imported', error: null },
+          { file_name: 'broken.docx', status: 'failed', draft_ids: [], error: expect.stringMatching(/Not a readable zip archive/) },
+        ])
+      })
+
+      it('refuses the upload with 413 naming the file larger than the limit, keeping nothing of it', async () => {
+        const before = (await listAllDrafts(server)).length
+        const { status, body } = await uploadFiles(server, [
+          { name: 'small.md', bytes: '# Small\n\nFits.' },
+          { name: 'huge-notes.txt', bytes: 'x'.repeat(300 * 1024) },
+        ])
+        expect(status).toBe(413)
+        expect(body).toMatchObject({ success: false, error: 'Payload Too Large', file_name: 'huge-notes.txt' })
+        expect(body.message).toBe('huge-notes.txt is larger than the limit of 200 KB')
+        expect((await listAllDrafts(server)).length).toBe(before)
+      })
+
+      it('accepts files larger than the JSON body limit, up to the upload limit', async () => {
+        const { status, body } = await uploadFiles(server, [{ name: 'long-notes.txt', bytes: 'Sow thinly. '.repeat(15_000) }])
+        expect(status).toBe(200)
+        expect(body.files[0]).toMatchObject({ status: 'imported', size_bytes: 180_000 })
+      })
+
+      it('refuses with 415 a file whose content is of an unsupported type, whatever its name says', async () => {
+        const { status, body } = await uploadFiles(server, [{ name: 'scan.pdf', bytes: PNG, type: 'application/pdf' }])
+        expect(status).toBe(415)
+        expect(body).toMatchObject({ success: false, error: 'Unsupported Media Type', file_name: 'scan.pdf' })
+        expect(body.message).toMatch(/^scan\.pdf is image\/png/)
+      })
+
+      it('refuses more files than the limit at once', async () => {
+        const files = Array.from({ length: 9 }, (_, index) => ({ name: `note-${index}.txt`, bytes: `Note ${index}` }))
+        const { status, body } = await uploadFiles(server, files)
+        expect(status).toBe(413)
+        expect(body.message).toBe('At most 8 files can be uploaded at once')
+      })
+
+      it('refuses an upload without files, naming the field', async () => {
+        const { status, body } = await uploadFiles(server, [], { csv_title_column: 'title' })
+        expect(status).toBe(400)
+        expect(body.details).toEqual([{ field: 'files', message: 'Choose at least one file to upload' }])
+      })
+
+      it('refuses a JSON body on the upload route', async () => {
+        const response = await server.call('/admin/upload_recovery', { method: 'POST', body: { files: [] } })
+        expect(response.status).toBe(415)
+      })
+    })
+
+    describe.skipIf(!isAvailable)('web crawl', () => {
+      it('crawls the fixture site: one draft per page, robots.txt and exclusions honoured, bad pages recorded', async () => {
+        const started = await server.call('/admin/crawl', {
+          method: 'POST',
+          body: { start_url: `${site.baseUrl}/`, max_depth: 2, max_pages: 30, exclude_patterns: ['/drafts/*'] },
+        })
+        expect(started.status).toBe(200)
+        expect(started.body).toMatchObject({ kind: 'crawl', start_url: `${site.baseUrl}/` })
+        const done = await waitForIngest(server, started.body.task_id)
+        expect(done).toMatchObject({ success: true, status: 'finished' })
+        const byPath = new Map<string, any>(done.pages.map((page: any) => [page.url.replace(site.baseUrl, ''), page]))
+        const withStatus = (status: string) => [...byPath.entries()].filter(([, page]) => page.status === status).map(([path]) => path).sort()
+
+        expect(withStatus('imported')).toEqual(['/', '/guide/composting', '/guide/deep', '/guide/pruning', '/guide/soil', '/guide/watering'])
+        expect(byPath.get('/old-soil')).toMatchObject({ status: 'visited', redirected_to: `${site.baseUrl}/guide/soil` })
+        expect(byPath.get('/private/secret')).toMatchObject({ status: 'excluded', reason: 'disallowed by robots.txt' })
+        expect(byPath.get('/drafts/unfinished')).toMatchObject({ status: 'excluded', reason: 'matches the exclusion pattern "/drafts/*"' })
+        expect(byPath.get('https://example.org/elsewhere')).toMatchObject({ status: 'excluded', reason: 'on another site' })
+        expect(byPath.get('/loop-a')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^Redirect loop: /) })
+        expect(byPath.get('/broken')).toMatchObject({ status: 'failed', reason: 'HTTP 500' })
+        expect(byPath.get('/slow')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/within 1500 ms/) })
+        // Three links away: beyond max_depth, never met.
+        expect(byPath.has('/guide/deeper')).toBe(false)
+        // Robots and exclusions keep pages from being fetched at all; a page linked many times is fetched once.
+        expect(site.requests).not.toContain('/private/secret')
+        expect(site.requests).not.toContain('/drafts/unfinished')
+        expect(site.requests.filter((path) => path === '/guide/watering')).toHaveLength(1)
+
+        const watering = await server.call(`/admin/get_temp_content?id=${byPath.get('/guide/watering').draft_id}`)
+        expect(watering.body).toMatchObject({ title: 'Watering tomatoes', metadata: { source: `${site.baseUrl}/guide/watering`, crawl_task_id: started.body.task_id } })
+        expect(watering.body.content).toContain('Tomato plants need deep watering twice a week.')
+        expect(watering.body.content).not.toMatch(/Copyright|Newsletter|Menu \//)
+
+        const lists = await ingestRepository.botInfoLists(server.backend.db)
+        expect(lists.visited_urls).toEqual(expect.arrayContaining([`${site.baseUrl}/`, `${site.baseUrl}/guide/soil`, `${site.baseUrl}/old-soil`]))
+        expect(lists.excluded_links).toEqual(expect.arrayContaining([`${site.baseUrl}/private/secret`, `${site.baseUrl}/drafts/unfinished`, 'https://example.org/elsewhere']))
+        expect(lists.errored_urls).toEqual(expect.arrayContaining([`${site.baseUrl}/loop-a`, `${site.baseUrl}/broken`, `${site.baseUrl}/slow`]))
+
+        // Bot info (GET /admin/bot_info) shows the same lists with their lengths.
+        const info = await server.call('/admin/bot_info')
+        expect(info.body.visited_urls).toEqual(expect.arrayContaining([`${site.baseUrl}/guide/soil`]))
+        expect(info.body.errored_urls_length).toBe(info.body.errored_urls.length)
+        expect(info.body.errored_urls_length).toBeGreaterThanOrEqual(3)
+      })
+
+      it('stops at max_pages and marks what it did not reach as skipped', async () => {
+        const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/guide/watering`, max_depth: 3, max_pages: 2 } })
+        const done = await waitForIngest(server, started.body.task_id)
+        expect(done.progress).toBe(2)
+        expect(done.pages.filter((page: any) => page.status === 'imported')).toHaveLength(2)
+        expect(done.pages.filter((page: any) => page.status === 'skipped').length).toBeGreaterThan(0)
+        expect(done.pages.find((page: any) => page.status === 'skipped').reason).toBe('Not reached: the crawl stopped at its limit of 2 pages')
+      })
+
+      it('crawls the site the start address lands on after its redirects', async () => {
+        const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/moved`, max_depth: 1, max_pages: 5 } })
+        const moved = `http://localhost:${site.port}`
+        expect(started.body.start_url).toBe(`${moved}/guide/soil`)
+        const done = await waitForIngest(server, started.body.task_id)
+        const imported = done.pages.filter((page: any) => page.status === 'imported').map((page: any) => page.url)
+        expect(imported).toEqual(expect.arrayContaining([`${moved}/guide/soil`, `${moved}/`, `${moved}/guide/watering`]))
+        expect(imported.every((url: string) => url.startsWith(`${moved}/`))).toBe(true)
+      })
+
+      it('refuses a start address that cannot be fetched, saying why', async () => {
+        const broken = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/broken` } })
+        expect(broken.status).toBe(400)
+        expect(broken.body.details).toEqual([{ field: 'start_url', message: 'The start address could not be fetched: it answered HTTP 500' }])
+        const unknown = await server.call('/admin/crawl', { method: 'POST', body: { start_url: 'http://nowhere.test/' } })
+        expect(unknown.body.details[0].message).toMatch(/Could not resolve nowhere\.test: ENOTFOUND/)
+      })
+
+      it('refuses a crawl larger than the configured limit, naming the field', async () => {
+        const response = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/`, max_pages: 101 } })
+        expect(response.status).toBe(400)
+        expect(response.body.details).toEqual([{ field: 'max_pages', message: 'max_pages is at most 100' }])
+      })
+
+      it('refuses a start URL that is not http(s)', async () => {
+        const response = await server.call('/admin/crawl', { method: 'POST', body: { start_url: 'file:///etc/passwd' } })
+        expect(response.status).toBe(400)
+        expect(response.body.details[0].field).toBe('start_url')
+      })
+
+      it('publishes the ingestion calls in the OpenAPI document', async () => {
+        const { body } = await server.call('/docs/json')
+        expect(Object.keys(body.paths)).toEqual(
+          expect.arrayContaining(['/admin/upload_recovery', '/admin/crawl', '/admin/ingest_jobs/{task_id}', '/admin/inject_youtube', '/admin/ingest_limits', '/download']),
+        )
+      })
+
+      it('answers an unknown task with 404 and status not found', async () => {
+        const response = await server.call('/admin/ingest_jobs/00000000-0000-0000-0000-000000000000')
+        expect(response.status).toBe(404)
+        expect(response.body).toMatchObject({ success: false, status: 'not found' })
+      })
+    })
+
+    describe.skipIf(!isAvailable)('YouTube transcripts', () => {
+      it('turns a video transcript into a draft with the video URL as its source, recorded in tube_urls', async () => {
+        const response = await server.call('/admin/inject_youtube', { method: 'POST', body: { url: `https://youtu.be/${FIXTURE_VIDEO_ID}?si=share` } })
+        const url = `https://www.youtube.com/watch?v=${FIXTURE_VIDEO_ID}`
+        expect(response.status).toBe(200)
+        expect(response.body).toMatchObject({ success: true, title: FIXTURE_VIDEO_TITLE, url })
+        const draft = await server.call(`/admin/get_temp_content?id=${response.body.id}`)
+        expect(draft.body).toMatchObject({ title: FIXTURE_VIDEO_TITLE, metadata: { source: url, video_id: FIXTURE_VIDEO_ID } })
+        expect(draft.body.content).toBe(
+          '[0:00] Welcome back to the garden. Today we talk about watering tomatoes & keeping them healthy. Water deeply twice a week, at the base of the plant.\n\n' +
+            "[1:05] Don't wet the leaves: that invites blight. Mulch keeps the roots cool in summer.",
+        )
+        expect((await ingestRepository.botInfoLists(server.backend.db)).tube_urls).toContain(url)
+      })
+
+      it('answers 404 for a video without a transcript', async () => {
+        const response = await server.call('/admin/inject_youtube', { method: 'POST', body: { url: 'https://www.youtube.com/watch?v=noSubtitles' } })
+        expect(response.status).toBe(404)
+        expect(response.body).toMatchObject({ success: false, message: 'The video noSubtitles has no en transcript' })
+      })
+
+      it('refuses an address that is not a YouTube video, naming the field', async () => {
+        const response = await server.call('/admin/inject_youtube', { method: 'POST', body: { url: 'https://vimeo.com/1234' } })
+        expect(response.status).toBe(400)
+        expect(response.body.details[0].field).toBe('url')
+      })
+    })
+
+    // Last: it replaces the backend with a restarted one.
+    describe.skipIf(!isAvailable)('restart', () => {
+      it('resumes a crawl stopped mid-way by a restart: no page lost, none stored twice', async () => {
+        const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/many/`, max_depth: 1, max_pages: 50 } })
+        const taskId = started.body.task_id
+        // The seed catalogue, its pages, and the three pages of the site menu every page carries.
+        const expected = ['/many/', ...Array.from({ length: MANY_PAGE_COUNT }, (_, index) => `/many/${index + 1}`), '/', '/guide/watering', '/guide/pruning']
+          .map((path) => `${site.baseUrl}${path}`)
+          .sort()
+        const imported = (body: any) => body.pages.filter((page: any) => page.status === 'imported').length
+        const before = await waitForIngest(server, taskId, (body) => imported(body) >= 3)
+        server = await server.restart()
+        const interrupted = await server.call(`/admin/ingest_jobs/${taskId}`)
+        expect(imported(interrupted.body)).toBeGreaterThanOrEqual(imported(before))
+        expect(imported(interrupted.body)).toBeLessThan(expected.length)
+
+        const done = await waitForIngest(server, taskId)
+        expect(done).toMatchObject({ status: 'finished', progress: expected.length })
+        expect(done.pages.filter((page: any) => page.status === 'imported').map((page: any) => page.url).sort()).toEqual(expected)
+        const sources = (await listAllDrafts(server)).filter((draft) => draft.metadata.crawl_task_id === taskId).map((draft) => draft.metadata.source)
+        expect(sources.sort()).toEqual(expected)
+      })
+    })
+  })
+
+  describe(`SSRF refusals through the API on ${kind}`, async () => {
+    const isAvailable = kind === 'pglite' || (await isPostgresAvailable())
+    const resolver = createFakeResolver()
+    const options: BuildOptions = { ingest: { resolveHost: resolver } }
+    let site: FixtureSite
+    let server: TestBackend
+
+    beforeAll(async () => {
+      if (!isAvailable) return
+      site = await startFixtureSite()
+      // The default policy, with one exemption: the fixture site itself, so its redirects can be tested.
+      server = await startTestBackend(kind, { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`, YOUTUBE_TRANSCRIPT_BASE_URL: 'http://127.0.0.1:1/' }, options)
+    })
+    afterAll(async () => {
+      await server?.stop()
+      await site?.close()
+    })
+
+    describe.skipIf(!isAvailable)('SSRF guard', () => {
+      it.each([
+        ['http://intranet.test/wiki', /intranet\.test resolves to 10\.1\.2\.3, a private address/],
+        ['http://localhost:8080/', /localhost resolves to 127\.0\.0\.1, a loopback address/],
+        ['http://loopback6.test/', /resolves to ::1, a loopback address/],
+        ['http://metadata.test/', /169\.254\.169\.254, a link-local address/],
+        ['http://10.0.0.7/', /10\.0\.0\.7 is a private address/],
+        ['http://169.254.169.254/latest/meta-data/', /link-local/],
+        ['http://[::1]:3001/', /::1 is a loopback address/],
+        ['http://[fe80::1]/', /link-local/],
+      ])('refuses to crawl %s', async (startUrl, message) => {
+        const response = await server.call('/admin/crawl', { method: 'POST', body: { start_url: startUrl } })
+        expect(response.status).toBe(400)
+        expect(response.body.details).toEqual([{ field: 'start_url', message: expect.stringMatching(message) }])
+      })
+
+      it('refuses redirects into private ranges during a crawl, and records them as errors', async () => {
+        const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/ssrf/`, max_depth: 1, max_pages: 10 } })
+        expect(started.status).toBe(200)
+        const done = await waitForIngest(server, started.body.task_id)
+        const reasonOf = (path: string) => done.pages.find((page: any) => page.url === `${site.baseUrl}${path}`)?.reason
+        expect(reasonOf('/ssrf/to-metadata')).toMatch(/Refused to fetch http:\/\/169\.254\.169\.254: 169\.254\.169\.254 is a link-local address/)
+        expect(reasonOf('/ssrf/to-loopback')).toMatch(/127\.0\.0\.1 is a loopback address/)
+        expect(reasonOf('/ssrf/to-ipv6-loopback')).toMatch(/::1 is a loopback address/)
+        expect(reasonOf('/ssrf/to-private-name')).toMatch(/intranet\.test resolves to 10\.1\.2\.3/)
+        expect(done.pages.filter((page: any) => page.status === 'failed')).toHaveLength(4)
+      })
+
+      it('refuses a transcript service on a private address', async () => {
+        const response = await server.call('/admin/inject_youtube', { method: 'POST', body: { url: `https://youtu.be/${FIXTURE_VIDEO_ID}` } })
+        expect(response.status).toBe(502)
+        expect(response.body.message).toMatch(/Refused to fetch http:\/\/127\.0\.0\.1:1: 127\.0\.0\.1 is a loopback address/)
+      })
+
+      it('asked the fake resolver only, never the real DNS', () => {
+        expect(resolver.lookups.length).toBeGreaterThan(0)
+        expect(resolver.lookups.every((name) => name.endsWith('.test') || name === 'localhost')).toBe(true)
+      })
+    })
+  })
+}

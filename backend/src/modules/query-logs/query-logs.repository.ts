@@ -1,0 +1,209 @@
+import type { Source } from '../../../../contracts/ask'
+import type { Queryable } from '../../db/database'
+
+export type LogStatus = 'pending' | 'answered' | 'not_found' | 'blocked' | 'failed'
+
+export interface LogCommentRecord {
+  id: number
+  logId: number
+  comment: string
+  username: string | null
+  createdAt: Date
+}
+
+export interface QueryLogRecord {
+  id: number
+  command: string
+  answer: string | null
+  sourceList: Source[]
+  status: LogStatus
+  mode: string
+  feedback: 'like' | 'dislike' | null
+  comment: string | null
+  taskId: string | null
+  durationMs: number | null
+  userId: number | null
+  organizationId: number | null
+  username: string | null
+  createdAt: Date
+  comments: LogCommentRecord[]
+}
+
+interface QueryLogRow {
+  id: number
+  command: string
+  answer: string | null
+  source_list: Source[]
+  status: LogStatus
+  mode: string
+  feedback: 'like' | 'dislike' | null
+  comment: string | null
+  task_id: string | null
+  duration_ms: number | null
+  user_id: number | null
+  organization_id: number | null
+  username: string | null
+  created_at: Date
+}
+
+/** Which logs a caller may see: one organisation's, or all (administrators). */
+export interface LogScope {
+  organizationId: number | null
+}
+
+const toRecord = (row: QueryLogRow, comments: LogCommentRecord[] = []): QueryLogRecord => ({
+  id: row.id,
+  command: row.command,
+  answer: row.answer,
+  sourceList: row.source_list,
+  status: row.status,
+  mode: row.mode,
+  feedback: row.feedback,
+  comment: row.comment,
+  taskId: row.task_id,
+  durationMs: row.duration_ms,
+  userId: row.user_id,
+  organizationId: row.organization_id,
+  username: row.username,
+  createdAt: row.created_at,
+  comments,
+})
+
+// Status filters of the Logs screen, as SQL conditions (never built from input).
+const STATUS_CONDITIONS = {
+  all: 'TRUE',
+  liked: `l.feedback = 'like'`,
+  disliked: `l.feedback = 'dislike'`,
+  'no feedback': 'l.feedback IS NULL',
+  commented: `((l.comment IS NOT NULL AND l.comment <> '') OR EXISTS (SELECT 1 FROM query_log_comments c WHERE c.log_id = l.id))`,
+  blocked: `l.status = 'blocked'`,
+  failed: `l.status = 'failed'`,
+} as const
+
+export type LogStatusFilter = keyof typeof STATUS_CONDITIONS
+
+const SELECT_LOG = `SELECT l.*, u.username FROM query_logs l LEFT JOIN users u ON u.id = l.user_id`
+
+async function withComments(db: Queryable, rows: QueryLogRow[]): Promise<QueryLogRecord[]> {
+  if (rows.length === 0) return []
+  const comments = await db.query<{ id: number; log_id: number; comment: string; username: string | null; created_at: Date }>(
+    `SELECT c.id, c.log_id, c.comment, u.username, c.created_at FROM query_log_comments c LEFT JOIN users u ON u.id = c.user_id
+      WHERE c.log_id = ANY($1::int[]) ORDER BY c.id`,
+    [rows.map((row) => row.id)],
+  )
+  const byLog = new Map<number, LogCommentRecord[]>()
+  for (const comment of comments) {
+    const list = byLog.get(comment.log_id) ?? []
+    list.push({ id: comment.id, logId: comment.log_id, comment: comment.comment, username: comment.username, createdAt: comment.created_at })
+    byLog.set(comment.log_id, list)
+  }
+  return rows.map((row) => toRecord(row, byLog.get(row.id)))
+}
+
+/** SQL for the query log: every question asked, its answer, sources, feedback and comments. */
+export const queryLogsRepository = {
+  async insertPending(db: Queryable, entry: { command: string; timezone?: string; mode: string; userId?: number; organizationId?: number }): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO query_logs (command, timezone, mode, user_id, organization_id) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [entry.command, entry.timezone ?? null, entry.mode, entry.userId ?? null, entry.organizationId ?? null],
+    )
+    return row.id
+  },
+
+  async setTask(db: Queryable, id: number, taskId: string): Promise<void> {
+    await db.query(`UPDATE query_logs SET task_id = $2 WHERE id = $1`, [id, taskId])
+  },
+
+  async complete(db: Queryable, id: number, outcome: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number }) {
+    await db.query(`UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5 WHERE id = $1`, [
+      id,
+      outcome.answer,
+      JSON.stringify(outcome.sourceList),
+      outcome.status,
+      outcome.durationMs,
+    ])
+  },
+
+  /** One log, if the scope allows it. */
+  async find(db: Queryable, id: number, scope: LogScope = { organizationId: null }): Promise<QueryLogRecord | undefined> {
+    const rows = await db.query<QueryLogRow>(`${SELECT_LOG} WHERE l.id = $1 AND ($2::int IS NULL OR l.organization_id = $2)`, [id, scope.organizationId])
+    return (await withComments(db, rows))[0]
+  },
+
+  /** Newest first, keyset-paged: rows with an id below lastId. */
+  async page(db: Queryable, options: { limit: number; lastId?: number; status: LogStatusFilter; scope: LogScope }): Promise<QueryLogRecord[]> {
+    const rows = await db.query<QueryLogRow>(
+      `${SELECT_LOG} WHERE (${STATUS_CONDITIONS[options.status]}) AND ($1::int IS NULL OR l.id < $1)
+         AND ($3::int IS NULL OR l.organization_id = $3)
+        ORDER BY l.id DESC LIMIT $2`,
+      [options.lastId ?? null, options.limit, options.scope.organizationId],
+    )
+    return withComments(db, rows)
+  },
+
+  /** Every log in scope, oldest first, for the CSV exports. */
+  async all(db: Queryable, scope: LogScope): Promise<QueryLogRecord[]> {
+    const rows = await db.query<QueryLogRow>(`${SELECT_LOG} WHERE ($1::int IS NULL OR l.organization_id = $1) ORDER BY l.id`, [scope.organizationId])
+    return withComments(db, rows)
+  },
+
+  async setFeedback(db: Queryable, id: number, feedback: 'like' | 'dislike' | null): Promise<void> {
+    await db.query(`UPDATE query_logs SET feedback = $2, feedback_at = now() WHERE id = $1`, [id, feedback])
+  },
+
+  async setMainComment(db: Queryable, id: number, comment: string | null): Promise<void> {
+    await db.query(`UPDATE query_logs SET comment = $2 WHERE id = $1`, [id, comment])
+  },
+
+  async addComment(db: Queryable, logId: number, userId: number, comment: string): Promise<number> {
+    const [row] = await db.query<{ id: number }>(`INSERT INTO query_log_comments (log_id, user_id, comment) VALUES ($1, $2, $3) RETURNING id`, [
+      logId,
+      userId,
+      comment,
+    ])
+    return row.id
+  },
+
+  async findComment(db: Queryable, id: number): Promise<{ id: number; logId: number } | undefined> {
+    const [row] = await db.query<{ id: number; log_id: number }>(`SELECT id, log_id FROM query_log_comments WHERE id = $1`, [id])
+    return row ? { id: row.id, logId: row.log_id } : undefined
+  },
+
+  async updateComment(db: Queryable, id: number, comment: string): Promise<void> {
+    await db.query(`UPDATE query_log_comments SET comment = $2, updated_at = now() WHERE id = $1`, [id, comment])
+  },
+
+  async deleteComment(db: Queryable, id: number): Promise<void> {
+    await db.query(`DELETE FROM query_log_comments WHERE id = $1`, [id])
+  },
+
+  async favorites(db: Queryable, userId: number) {
+    return db.query<{ id: number; log_id: number; comment: string; command: string; answer: string | null; created_at: Date }>(
+      `SELECT f.id, f.log_id, f.comment, l.command, l.answer, f.created_at FROM query_favorites f JOIN query_logs l ON l.id = f.log_id
+        WHERE f.user_id = $1 ORDER BY f.id DESC`,
+      [userId],
+    )
+  },
+
+  /** Saves a query for a user; saving the same log again updates its comment. */
+  async saveFavorite(db: Queryable, userId: number, logId: number, comment: string, id?: number): Promise<number | undefined> {
+    if (id) {
+      const rows = await db.query<{ id: number }>(
+        `UPDATE query_favorites SET comment = $3, log_id = $4, updated_at = now() WHERE id = $1 AND user_id = $2 RETURNING id`,
+        [id, userId, comment, logId],
+      )
+      return rows[0]?.id
+    }
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO query_favorites (user_id, log_id, comment) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id, log_id) DO UPDATE SET comment = EXCLUDED.comment, updated_at = now() RETURNING id`,
+      [userId, logId, comment],
+    )
+    return row.id
+  },
+
+  async deleteFavorite(db: Queryable, userId: number, id: number): Promise<boolean> {
+    const rows = await db.query(`DELETE FROM query_favorites WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId])
+    return rows.length > 0
+  },
+}

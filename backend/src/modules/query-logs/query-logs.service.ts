@@ -1,0 +1,156 @@
+import { stringify } from 'csv-stringify/sync'
+import type { z } from 'zod'
+import type { FavoriteBody, QueryLog, QueryLogsPage, QueryLogsQuery } from '../../../../contracts/query-logs'
+import type { Database } from '../../db/database'
+import { NotFoundError } from '../../errors'
+import type { CurrentUser } from '../identity/identity.types'
+import { queryLogsRepository as repository, type LogScope, type QueryLogRecord } from './query-logs.repository'
+
+export const toQueryLog = (record: QueryLogRecord): QueryLog => ({
+  id: record.id,
+  command: record.command,
+  answer: record.answer,
+  status: record.status,
+  mode: record.mode,
+  feedback: record.feedback,
+  source_list: record.sourceList,
+  comment_id: record.comment ? record.id : null,
+  comment: record.comment,
+  has_comment: Boolean(record.comment) || record.comments.length > 0,
+  comment_list: record.comments.map((comment) => ({
+    id: comment.id,
+    comment_id: comment.id,
+    has_comment: true,
+    comment: comment.comment,
+    username: comment.username,
+    timestamp: comment.createdAt.toISOString(),
+  })),
+  username: record.username,
+  timestamp: record.createdAt.toISOString(),
+  duration_ms: record.durationMs,
+})
+
+/** Administrators see every organisation's logs; everyone else their own organisation's. */
+export const scopeOf = (user: CurrentUser): LogScope => ({ organizationId: user.role === 'admin' ? null : user.organizationId })
+
+const sourcesText = (record: QueryLogRecord) =>
+  record.sourceList.map((source) => `${source.metadata.title}${source.metadata.is_deleted ? ' (deleted)' : ''}`).join('; ')
+
+/** The query log: reading, feedback, comments, saved queries and CSV exports. */
+export class QueryLogsService {
+  constructor(private readonly db: Database) {}
+
+  async page(user: CurrentUser, query: z.infer<typeof QueryLogsQuery>): Promise<QueryLogsPage> {
+    const records = await repository.page(this.db, { limit: query.limit, lastId: query.last_id, status: query.status, scope: scopeOf(user) })
+    return {
+      success: true,
+      message: records.length ? `${records.length} logs` : 'No more logs',
+      result: records.map(toQueryLog),
+      last_id: records.length ? records[records.length - 1].id : null,
+    }
+  }
+
+  async one(user: CurrentUser, logId: number): Promise<QueryLog> {
+    return toQueryLog(await this.require(user, logId))
+  }
+
+  async setFeedback(user: CurrentUser, logId: number, feedback: 'like' | 'dislike' | null): Promise<QueryLog> {
+    await this.require(user, logId)
+    await repository.setFeedback(this.db, logId, feedback)
+    return this.one(user, logId)
+  }
+
+  async setMainComment(user: CurrentUser, logId: number, comment: string | null): Promise<{ log: QueryLog; message: string }> {
+    const log = await this.require(user, logId)
+    await repository.setMainComment(this.db, logId, comment)
+    const message = comment === null ? 'Comment deleted' : log.comment ? 'Comment updated' : 'Comment added'
+    return { log: await this.one(user, logId), message }
+  }
+
+  async addComment(user: CurrentUser, logId: number, comment: string): Promise<QueryLog> {
+    await this.require(user, logId)
+    await repository.addComment(this.db, logId, user.id, comment)
+    return this.one(user, logId)
+  }
+
+  async updateComment(user: CurrentUser, commentId: number, comment: string): Promise<QueryLog> {
+    const logId = await this.requireComment(user, commentId)
+    await repository.updateComment(this.db, commentId, comment)
+    return this.one(user, logId)
+  }
+
+  async deleteComment(user: CurrentUser, commentId: number): Promise<QueryLog> {
+    const logId = await this.requireComment(user, commentId)
+    await repository.deleteComment(this.db, commentId)
+    return this.one(user, logId)
+  }
+
+  async favorites(user: CurrentUser) {
+    const rows = await repository.favorites(this.db, user.id)
+    return rows.map((row) => ({ id: row.id, log_id: row.log_id, comment: row.comment, command: row.command, answer: row.answer, timestamp: row.created_at.toISOString() }))
+  }
+
+  async saveFavorite(user: CurrentUser, body: z.infer<typeof FavoriteBody>): Promise<number> {
+    // A user saves their own questions, or any question of their organisation they can see.
+    await this.require(user, body.log_id, { organizationId: user.role === 'admin' ? null : user.organizationId })
+    const id = await repository.saveFavorite(this.db, user.id, body.log_id, body.comment, body.id ?? undefined)
+    if (!id) throw new NotFoundError(`No saved query ${body.id}`)
+    return id
+  }
+
+  async deleteFavorite(user: CurrentUser, id: number): Promise<void> {
+    if (!(await repository.deleteFavorite(this.db, user.id, id))) throw new NotFoundError(`No saved query ${id}`)
+  }
+
+  /** query_logs.csv: every log in the caller's scope. */
+  async csv(user: CurrentUser): Promise<string> {
+    const records = await repository.all(this.db, scopeOf(user))
+    return stringify(
+      records.map((record) => [
+        record.id,
+        record.createdAt.toISOString(),
+        record.username ?? '',
+        record.mode,
+        record.status,
+        record.command,
+        record.answer ?? '',
+        sourcesText(record),
+        record.feedback ?? '',
+        [record.comment, ...record.comments.map((comment) => comment.comment)].filter(Boolean).join(' | '),
+        record.durationMs ?? '',
+      ]),
+      { header: true, columns: ['id', 'timestamp', 'user', 'mode', 'status', 'question', 'answer', 'sources', 'feedback', 'comments', 'duration_ms'] },
+    )
+  }
+
+  /** The dataset CSV: question, answer, sources, feedback, comments (for evaluation and fine-tuning). */
+  async datasetCsv(user: CurrentUser): Promise<string> {
+    const records = await repository.all(this.db, scopeOf(user))
+    return stringify(
+      records
+        .filter((record) => record.answer !== null)
+        .map((record) => [
+          record.command,
+          record.answer ?? '',
+          sourcesText(record),
+          record.feedback ?? '',
+          [record.comment, ...record.comments.map((comment) => comment.comment)].filter(Boolean).join(' | '),
+        ]),
+      { header: true, columns: ['question', 'answer', 'sources', 'feedback', 'comments'] },
+    )
+  }
+
+  private async require(user: CurrentUser, logId: number, scope: LogScope = scopeOf(user)): Promise<QueryLogRecord> {
+    const log = await repository.find(this.db, logId, scope)
+    // Another organisation's log is reported as missing, not forbidden: its existence is not disclosed.
+    if (!log) throw new NotFoundError(`No query log ${logId}`)
+    return log
+  }
+
+  private async requireComment(user: CurrentUser, commentId: number): Promise<number> {
+    const comment = await repository.findComment(this.db, commentId)
+    if (!comment) throw new NotFoundError(`No comment ${commentId}`)
+    await this.require(user, comment.logId)
+    return comment.logId
+  }
+}

@@ -1,0 +1,114 @@
+import { beforeAll, expect, it } from 'vitest'
+import { forEachStorage, publishArticles } from '../../testing/test-backend'
+
+forEachStorage('query logs, feedback, comments and saved queries', ({ server }) => {
+  let logId: number
+
+  beforeAll(async () => {
+    await publishArticles(server(), [{ title: 'Bicycle lights', content: 'Bicycle lights must be switched on between sunset and sunrise.' }])
+    const asked = await server().call('/ask_qa', { method: 'POST', body: { command: 'When must bicycle lights be on?' } })
+    logId = asked.body.log_id
+  })
+
+  it('records feedback as like or dislike, from words, numbers or booleans', async () => {
+    const liked = await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: logId, feedback: 'like' } })
+    expect(liked.body).toMatchObject({ success: true, message: 'Feedback sent', result: { id: logId, feedback: 'like' } })
+    expect((await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: logId, feedback: 'false' } })).body.result.feedback).toBe('dislike')
+    expect((await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: logId, feedback: 1 } })).body.result.feedback).toBe('like')
+    expect((await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: 999999, feedback: 'like' } })).status).toBe(404)
+    expect((await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: logId, feedback: 'great' } })).body.details[0].field).toBe('feedback')
+  })
+
+  it('filters the logs by status', async () => {
+    const liked = await server().call('/query_logs?status=liked')
+    expect(liked.body.result.map((log: { id: number }) => log.id)).toContain(logId)
+    const disliked = await server().call('/query_logs?status=disliked')
+    expect(disliked.body.result.map((log: { id: number }) => log.id)).not.toContain(logId)
+    expect((await server().call('/query_logs?status=happy')).status).toBe(400)
+  })
+
+  it('adds, updates and deletes the main comment and the comment list, answering the changed log', async () => {
+    const added = await server().call('/query_logs/comment', { method: 'PUT', body: { log_id: logId, comment: 'Check the law' } })
+    expect(added.body).toMatchObject({ message: 'Comment added', result: { comment: 'Check the law', has_comment: true, comment_id: logId } })
+    expect((await server().call('/query_logs/comment', { method: 'PUT', body: { log_id: logId, comment: 'Checked' } })).body.message).toBe('Comment updated')
+
+    const listed = await server().call('/query_logs/comments', { method: 'POST', body: { log_id: logId, comment: 'A second opinion' } })
+    const entry = listed.body.result.comment_list[0]
+    expect(entry).toMatchObject({ comment: 'A second opinion', has_comment: true, comment_id: entry.id })
+    const edited = await server().call('/query_logs/comments', { method: 'PUT', body: { id: entry.id, comment: 'A third opinion' } })
+    expect(edited.body.result.comment_list[0].comment).toBe('A third opinion')
+
+    const commented = await server().call('/query_logs?status=commented')
+    expect(commented.body.result.map((log: { id: number }) => log.id)).toContain(logId)
+
+    const removed = await server().call(`/query_logs/comments?id=${entry.id}`, { method: 'DELETE' })
+    expect(removed.body).toMatchObject({ message: 'Comment deleted', result: { comment_list: [] } })
+    expect((await server().call(`/query_logs/comments?id=${entry.id}`, { method: 'DELETE' })).status).toBe(404)
+    const cleared = await server().call(`/query_logs/comment?log_id=${logId}`, { method: 'DELETE' })
+    expect(cleared.body.result).toMatchObject({ comment: null, has_comment: false })
+  })
+
+  it('keeps saved queries per user, updates them and deletes them', async () => {
+    const saved = await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: logId, comment: 'for the newsletter' } })
+    expect(saved.body).toMatchObject({ success: true, error: null })
+    const again = await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: logId, comment: 'updated', id: saved.body.id } })
+    expect(again.body.id).toBe(saved.body.id)
+    const list = await server().call('/query_logs/query_favorites')
+    expect(list.body.result).toEqual([expect.objectContaining({ id: saved.body.id, log_id: logId, comment: 'updated', command: 'When must bicycle lights be on?' })])
+
+    const other = await server().createUser('user')
+    expect((await server().call('/query_logs/query_favorites', { as: other })).body.result).toEqual([])
+    expect((await server().call(`/query_logs/delete_query_favorite?id=${saved.body.id}`, { method: 'DELETE', as: other })).status).toBe(404)
+
+    expect((await server().call(`/query_logs/delete_query_favorite?id=${saved.body.id}`, { method: 'DELETE' })).body.success).toBe(true)
+    expect((await server().call('/query_logs/query_favorites')).body.result).toEqual([])
+  })
+
+  it('answers a log by id, and GET /answer gives its answer', async () => {
+    const one = await server().call(`/query_logs/query_log?log_id=${logId}`)
+    expect(one.body.result).toHaveLength(1)
+    const answer = await server().call(`/answer?log_id=${logId}`)
+    expect(answer.body).toMatchObject({ success: true, log_id: logId, command: 'When must bicycle lights be on?' })
+    expect(answer.body.result).toContain('sunset')
+    expect((await server().call('/answer?log_id=999999')).status).toBe(404)
+  })
+
+  it('exports query_logs.csv and the dataset CSV as text/csv', async () => {
+    const csv = await server().call('/query_logs/query_log_csv')
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/)
+    expect(csv.headers.get('content-disposition')).toContain('query_logs.csv')
+    expect(String(csv.body).split('\n')[0]).toBe('id,timestamp,user,mode,status,question,answer,sources,feedback,comments,duration_ms')
+    expect(String(csv.body)).toContain('When must bicycle lights be on?')
+
+    const dataset = await server().call('/admin/query_log_ds_csv')
+    expect(dataset.headers.get('content-type')).toMatch(/^text\/csv/)
+    expect(String(dataset.body).split('\n')[0]).toBe('question,answer,sources,feedback,comments')
+    expect(String(dataset.body)).toContain('Bicycle lights')
+  })
+
+  it("keeps each organisation's logs to itself; administrators see all", async () => {
+    const [{ id: otherOrganization }] = await server().backend.db.query<{ id: number }>(
+      `INSERT INTO organizations (name) VALUES ('Other org ' || floor(random() * 1e9)::text) RETURNING id`,
+    )
+    await server().backend.db.query(
+      `INSERT INTO groups (organization_id, name, role) VALUES ($1, 'Editors', 'editor'), ($1, 'Users', 'user')`,
+      [otherOrganization],
+    )
+    const outsider = await server().createUser('editor', { organizationId: otherOrganization })
+    const ownAsk = await server().call('/ask_qa', { method: 'POST', body: { command: 'Outsider question about bicycle lights' }, as: outsider })
+
+    const theirs = await server().call('/query_logs?limit=500', { as: outsider })
+    expect(theirs.body.result.map((log: { id: number }) => log.id)).toEqual([ownAsk.body.log_id])
+    expect((await server().call(`/query_logs/query_log?log_id=${logId}`, { as: outsider })).status).toBe(404)
+    expect((await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: logId, feedback: 'dislike' }, as: outsider })).status).toBe(404)
+    expect(String((await server().call('/query_logs/query_log_csv', { as: outsider })).body)).not.toContain('When must bicycle lights be on?')
+
+    const insider = await server().createUser('editor')
+    const ours = await server().call('/query_logs?limit=500', { as: insider })
+    expect(ours.body.result.map((log: { id: number }) => log.id)).not.toContain(ownAsk.body.log_id)
+
+    const all = await server().call('/query_logs?limit=500')
+    expect(all.body.result.map((log: { id: number }) => log.id)).toEqual(expect.arrayContaining([logId, ownAsk.body.log_id]))
+  })
+})

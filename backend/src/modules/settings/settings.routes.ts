@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import {
+  AgentSettingsAnswer,
+  AgentSettingsUpdate,
+  BotInfo,
+  BotSettingsAnswer,
+  BotSettingsUpdate,
+  StateFields,
+  WhoAmI,
+  WorkflowGraph,
+  WorkflowGraphBody,
+} from '../../../../contracts/settings'
+import type { SettingsService } from './settings.service'
+
+const tags = ['settings']
+
+export const settingsRoutes =
+  (settings: SettingsService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get('/who_am_i', { config: { access: 'user' }, schema: { tags, response: { 200: WhoAmI } } }, () => settings.whoAmI())
+
+    app.get('/admin/bot_setting', { config: { access: 'admin' }, schema: { tags, response: { 200: BotSettingsAnswer } } }, async () => ({
+      ...(await settings.botSettings()),
+      llm_models: settings.modelChoices,
+    }))
+
+    app.put('/admin/bot_setting', { config: { access: 'admin' }, schema: { tags, body: BotSettingsUpdate, response: { 200: BotSettingsAnswer } } }, async (request) => ({
+      ...(await settings.updateBotSettings(request.body)),
+      llm_models: settings.modelChoices,
+    }))
+
+    app.get('/admin/agent_setting', { config: { access: 'admin' }, schema: { tags, response: { 200: AgentSettingsAnswer } } }, async () => ({
+      ...(await settings.agentSettings()),
+      llm_models: settings.modelChoices,
+    }))
+
+    app.put('/admin/agent_setting', { config: { access: 'admin' }, schema: { tags, body: AgentSettingsUpdate, response: { 200: AgentSettingsAnswer } } }, async (request) => ({
+      ...(await settings.updateAgentSettings(request.body)),
+      llm_models: settings.modelChoices,
+    }))
+
+    // The Ask screen shows Bot info to everyone signed in.
+    app.get('/admin/bot_info', { config: { access: 'user' }, schema: { tags, response: { 200: BotInfo } } }, () => settings.botInfo())
+
+    app.get('/admin/vis-network-agent-state-fields', { config: { access: 'admin' }, schema: { tags, response: { 200: StateFields } } }, () => ({
+      success: true as const,
+      result: settings.stateFields(),
+    }))
+
+    app.post('/admin/vis-network', { config: { access: 'admin' }, schema: { tags, body: WorkflowGraphBody, response: { 200: WorkflowGraph } } }, (request) =>
+      settings.workflowGraph(request.body.variant),
+    )
+  }

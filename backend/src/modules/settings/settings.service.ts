@@ -1,0 +1,100 @@
+import { AgentSettings, BotSettings, USE_DEFAULT_MODEL, type BotInfo, type BotSettingsUpdate, type WhoAmI } from '../../../../contracts/settings'
+import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, buildWorkflowGraph, type WorkflowVariant } from '../../agents/workflow-definition'
+import type { Database } from '../../db/database'
+import { InvalidInputError } from '../../errors'
+import { defaultAgentSettings, defaultBotSettings } from './settings.defaults'
+
+/** Crawled and transcribed URLs for Bot info; supplied by ingestion when it is present. */
+export type UrlListsSource = () => Promise<{ visited_urls: string[]; excluded_links: string[]; errored_urls: string[]; tube_urls: string[] }>
+
+const noUrlLists: UrlListsSource = async () => ({ visited_urls: [], excluded_links: [], errored_urls: [], tube_urls: [] })
+
+/** The assistant's and the agents' settings, each stored as one row; missing fields take their defaults. */
+export class SettingsService {
+  constructor(
+    private readonly db: Database,
+    private readonly llmModels: string[] = [],
+    private readonly urlLists: UrlListsSource = noUrlLists,
+  ) {}
+
+  /** SEED.md: the model list starts with 'Use default model'; the clean list is the rest. */
+  get modelChoices(): string[] {
+    return [USE_DEFAULT_MODEL, ...this.llmModels.filter((model) => model !== USE_DEFAULT_MODEL)]
+  }
+
+  async botSettings(): Promise<BotSettings> {
+    const [row] = await this.db.query<{ settings: Partial<BotSettings> }>(`SELECT settings FROM bot_settings WHERE id = 1`)
+    const merged = BotSettings.safeParse({ ...defaultBotSettings, ...row?.settings })
+    return merged.success ? merged.data : defaultBotSettings
+  }
+
+  async updateBotSettings(update: BotSettingsUpdate): Promise<BotSettings> {
+    if (update.llm_model !== undefined && !this.modelChoices.includes(update.llm_model)) {
+      throw new InvalidInputError('llm_model', `Unknown model "${update.llm_model}"; choose one of: ${this.modelChoices.join(', ')}`)
+    }
+    const next = BotSettings.parse({ ...(await this.botSettings()), ...update })
+    await this.db.query(
+      `INSERT INTO bot_settings (id, settings) VALUES (1, $1::jsonb) ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = now()`,
+      [JSON.stringify(next)],
+    )
+    return next
+  }
+
+  async whoAmI(): Promise<WhoAmI> {
+    const settings = await this.botSettings()
+    return { bot_who_am_i: settings.bot_who_am_i, query_shortcuts: settings.query_shortcuts }
+  }
+
+  async agentSettings(): Promise<AgentSettings> {
+    const [row] = await this.db.query<{ settings: Partial<AgentSettings> }>(`SELECT settings FROM agent_settings WHERE id = 1`)
+    const merged = AgentSettings.safeParse({ ...defaultAgentSettings, ...row?.settings })
+    return merged.success ? merged.data : defaultAgentSettings
+  }
+
+  async updateAgentSettings(update: Partial<AgentSettings>): Promise<AgentSettings> {
+    if (update.llm_model !== undefined && !this.modelChoices.includes(update.llm_model)) {
+      throw new InvalidInputError('llm_model', `Unknown model "${update.llm_model}"`)
+    }
+    const next = AgentSettings.parse({ ...(await this.agentSettings()), ...update })
+    const toolNames = new Set(next.tools.map((tool) => tool.name))
+    for (const agent of next.agents) {
+      for (const [field, value] of Object.entries(agent).filter(([key]) => key.endsWith('_tools'))) {
+        const unknown = value.split(',').map((name) => name.trim()).filter((name) => name && !toolNames.has(name))
+        if (unknown.length) throw new InvalidInputError(`agents.${agent.name}.${field}`, `Unknown tool ${unknown.join(', ')}`)
+      }
+    }
+    await this.db.query(
+      `INSERT INTO agent_settings (id, settings) VALUES (1, $1::jsonb) ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = now()`,
+      [JSON.stringify(next)],
+    )
+    return next
+  }
+
+  stateFields(): string[] {
+    return AGENT_STATE_FIELDS.filter((field) => !HIDDEN_STATE_FIELDS.includes(field))
+  }
+
+  async workflowGraph(variant: WorkflowVariant) {
+    return buildWorkflowGraph(variant, await this.agentSettings())
+  }
+
+  async botInfo(): Promise<BotInfo> {
+    const titles = await this.db.query<{ title: string }>(`SELECT title FROM articles ORDER BY id`)
+    const [chunks] = await this.db.query<{ count: number }>(`SELECT COUNT(*)::int AS count FROM chunks`)
+    const lists = await this.urlLists()
+    const listOfDocs = titles.map((row) => row.title)
+    return {
+      list_of_docs: listOfDocs,
+      list_of_docs_length: listOfDocs.length,
+      doc_chunks: chunks.count,
+      excluded_links: lists.excluded_links,
+      excluded_links_length: lists.excluded_links.length,
+      visited_urls: lists.visited_urls,
+      visited_urls_length: lists.visited_urls.length,
+      tube_urls: lists.tube_urls,
+      tube_urls_length: lists.tube_urls.length,
+      errored_urls: lists.errored_urls,
+      errored_urls_length: lists.errored_urls.length,
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import type { Queryable } from '../../db/database'
+import type { Role } from '../identity/identity.types'
+
+export interface UserRecord {
+  id: number
+  username: string
+  email: string
+  firstName: string
+  lastName: string
+  cellphone: string
+  enabled: boolean
+  groupId: number
+  groupName: string
+  role: Role
+  organizationId: number
+  organizationName: string
+  createdAt: Date
+  updatedAt: Date
+}
+
+export interface GroupRecord {
+  id: number
+  name: string
+  role: Role
+  organizationId: number
+}
+
+/** The fields an account is written with; `passwordHash` undefined keeps the stored one. */
+export interface UserFields {
+  username: string
+  email: string
+  firstName: string
+  lastName: string
+  cellphone: string
+  enabled: boolean
+  organizationId: number
+  groupId: number
+  passwordHash?: string
+}
+
+/** Which unique field a write collided with, when it did. */
+export type UniqueField = 'username' | 'email'
+
+interface UserDbRow {
+  id: number
+  username: string
+  email: string
+  first_name: string
+  last_name: string
+  cellphone: string
+  enabled: boolean
+  group_id: number
+  group_name: string
+  role: Role
+  organization_id: number
+  organization_name: string
+  created_at: Date
+  updated_at: Date
+}
+
+const SELECT_USER = `SELECT u.id, u.username, u.email, u.first_name, u.last_name, u.cellphone, u.enabled,
+    u.group_id, g.name AS group_name, g.role, u.organization_id, o.name AS organization_name, u.created_at, u.updated_at
+  FROM users u JOIN groups g ON g.id = u.group_id JOIN organizations o ON o.id = u.organization_id`
+
+// fold_text (migration 002) lowers case and strips accents, so "jose" finds "José". An empty filter is '%%', which matches all.
+const FILTERED_COLUMNS = ['u.username', 'u.email', 'u.first_name', 'u.last_name', "u.first_name || ' ' || u.last_name"]
+const MATCHES_FILTER = `(${FILTERED_COLUMNS.map((column) => `fold_text(${column}) LIKE fold_text($1) ESCAPE '\\'`).join(' OR ')})`
+
+const UNIQUE_INDEXES: Record<string, UniqueField> = { users_username_idx: 'username', users_email_idx: 'email' }
+
+const toUser = (row: UserDbRow): UserRecord => ({
+  id: row.id,
+  username: row.username,
+  email: row.email,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  cellphone: row.cellphone,
+  enabled: row.enabled,
+  groupId: row.group_id,
+  groupName: row.group_name,
+  role: row.role,
+  organizationId: row.organization_id,
+  organizationName: row.organization_name,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+const toGroup = (row: { id: number; name: string; role: Role; organization_id: number }): GroupRecord => ({
+  id: row.id,
+  name: row.name,
+  role: row.role,
+  organizationId: row.organization_id,
+})
+
+/** The unique field a failed write collided with, or undefined when the failure was something else. */
+function collidedField(error: unknown): UniqueField | undefined {
+  const failure = error as { code?: string; constraint?: string }
+  return failure.code === '23505' && failure.constraint ? UNIQUE_INDEXES[failure.constraint] : undefined
+}
+
+/** SQL for accounts as administrators manage them, organisations and groups. */
+export const usersRepository = {
+  async listOrganizations(db: Queryable): Promise<{ id: number; name: string }[]> {
+    return db.query<{ id: number; name: string }>(`SELECT id, name FROM organizations ORDER BY lower(name), id`)
+  },
+
+  async organizationExists(db: Queryable, id: number): Promise<boolean> {
+    const rows = await db.query(`SELECT 1 FROM organizations WHERE id = $1`, [id])
+    return rows.length > 0
+  },
+
+  async listGroups(db: Queryable, organizationId: number): Promise<GroupRecord[]> {
+    const rows = await db.query<{ id: number; name: string; role: Role; organization_id: number }>(
+      `SELECT id, name, role, organization_id FROM groups WHERE organization_id = $1 ORDER BY id`,
+      [organizationId],
+    )
+    return rows.map(toGroup)
+  },
+
+  async findGroup(db: Queryable, id: number): Promise<GroupRecord | undefined> {
+    const [row] = await db.query<{ id: number; name: string; role: Role; organization_id: number }>(
+      `SELECT id, name, role, organization_id FROM groups WHERE id = $1`,
+      [id],
+    )
+    return row ? toGroup(row) : undefined
+  },
+
+  /** The organisation's first group with the role, which is where self-registered accounts go. */
+  async findGroupOfRole(db: Queryable, organizationId: number, role: Role): Promise<GroupRecord | undefined> {
+    const [row] = await db.query<{ id: number; name: string; role: Role; organization_id: number }>(
+      `SELECT id, name, role, organization_id FROM groups WHERE organization_id = $1 AND role = $2 ORDER BY id LIMIT 1`,
+      [organizationId, role],
+    )
+    return row ? toGroup(row) : undefined
+  },
+
+  async findUser(db: Queryable, id: number): Promise<UserRecord | undefined> {
+    const [row] = await db.query<UserDbRow>(`${SELECT_USER} WHERE u.id = $1`, [id])
+    return row ? toUser(row) : undefined
+  },
+
+  /** A page of users whose username, email or name contains the filter (case and accents ignored), and how many match. */
+  async listUsers(db: Queryable, page: { filter: string; limit: number; offset: number }): Promise<{ rows: UserRecord[]; total: number }> {
+    // The filter is matched literally: its own % and _ are escaped, not wildcards.
+    const pattern = `%${page.filter.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
+    const rows = await db.query<UserDbRow>(`${SELECT_USER} WHERE ${MATCHES_FILTER} ORDER BY u.id LIMIT $2 OFFSET $3`, [pattern, page.limit, page.offset])
+    const [count] = await db.query<{ total: number }>(`SELECT COUNT(*)::int AS total FROM users u WHERE ${MATCHES_FILTER}`, [pattern])
+    return { rows: rows.map(toUser), total: count.total }
+  },
+
+  /** Inserts an account; answers the colliding field instead of throwing when the username or email is taken. */
+  async insertUser(db: Queryable, user: UserFields & { passwordHash: string }): Promise<{ id: number } | { taken: UniqueField }> {
+    try {
+      const [row] = await db.query<{ id: number }>(
+        `INSERT INTO users (username, email, first_name, last_name, cellphone, password_hash, enabled, organization_id, group_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+        [user.username, user.email, user.firstName, user.lastName, user.cellphone, user.passwordHash, user.enabled, user.organizationId, user.groupId],
+      )
+      return { id: row.id }
+    } catch (error) {
+      const taken = collidedField(error)
+      if (taken) return { taken }
+      throw error
+    }
+  },
+
+  /**
+   * Rewrites an account. A new password also clears the sign-in lockout: an administrator setting it is the way
+   * out of one. Answers the colliding field when the username or email belongs to someone else.
+   */
+  async updateUser(db: Queryable, id: number, user: UserFields): Promise<{ isUpdated: boolean } | { taken: UniqueField }> {
+    try {
+      const rows = await db.query(
+        `UPDATE users SET username = $2, email = $3, first_name = $4, last_name = $5, cellphone = $6, enabled = $7,
+           organization_id = $8, group_id = $9,
+           password_hash = COALESCE($10, password_hash),
+           failed_logins = CASE WHEN $10::text IS NULL THEN failed_logins ELSE 0 END,
+           locked_until = CASE WHEN $10::text IS NULL THEN locked_until ELSE NULL END,
+           updated_at = now()
+         WHERE id = $1 RETURNING id`,
+        [id, user.username, user.email, user.firstName, user.lastName, user.cellphone, user.enabled, user.organizationId, user.groupId, user.passwordHash ?? null],
+      )
+      return { isUpdated: rows.length > 0 }
+    } catch (error) {
+      const taken = collidedField(error)
+      if (taken) return { taken }
+      throw error
+    }
+  },
+}

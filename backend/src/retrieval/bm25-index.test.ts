@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index, createIndexedChunk, defaultBm25Parameters, type IndexedChunk } from './bm25-index';
+import { tokenize } from './text';
+
+const chunk = (chunkId: number, terms: Record<string, number>, articleId = chunkId * 10): IndexedChunk => ({
+  chunkId,
+  articleId,
+  terms,
+  length: Object.values(terms).reduce((sum, frequency) => sum + frequency, 0),
+});
+
+/** A 3-document corpus: N = 3, average length 3. */
+function smallCorpus(): Bm25Index {
+  const index = new Bm25Index();
+  index.add(chunk(1, { apple: 2, banana: 1 }));
+  index.add(chunk(2, { apple: 1, cherry: 1 }));
+  index.add(chunk(3, { cherry: 3, date: 1 }));
+  return index;
+}
+
+function indexTexts(texts: string[]): Bm25Index {
+  const index = new Bm25Index();
+  texts.forEach((text, position) => index.add(createIndexedChunk(position + 1, 100 + position, text)));
+  return index;
+}
+
+describe('Bm25Index', () => {
+  it('uses k1 = 0.9 and b = 0.4 by default', () => {
+    expect(defaultBm25Parameters).toEqual({ k1: 0.9, b: 0.4 });
+  });
+
+  it('reports size, average length and document frequency', () => {
+    const index = smallCorpus();
+    expect(index.size).toBe(3);
+    expect(index.averageLength).toBe(3);
+    expect(index.documentFrequency('apple')).toBe(2);
+    expect(index.documentFrequency('date')).toBe(1);
+    expect(index.documentFrequency('missing')).toBe(0);
+    expect(index.has(2)).toBe(true);
+    expect(index.has(4)).toBe(false);
+  });
+
+  it('computes the non-negative Lucene idf', () => {
+    const index = smallCorpus();
+    // ln(1 + (3 - 1 + 0.5) / (1 + 0.5)) and ln(1 + (3 - 0 + 0.5) / 0.5)
+    expect(index.idf('date')).toBeCloseTo(0.9808292530117263, 12);
+    expect(index.idf('missing')).toBeCloseTo(2.0794415416798357, 12);
+    const everywhere = new Bm25Index();
+    for (let id = 1; id <= 5; id += 1) everywhere.add(chunk(id, { common: 1 }));
+    expect(everywhere.idf('common')).toBeGreaterThan(0);
+  });
+
+  it('matches hand-computed BM25 scores on a 3-document corpus', () => {
+    // idf(apple) = idf(cherry) = ln(1.6); norm = 0.9 * (0.6 + 0.4 * |d| / 3)
+    // d1: ln1.6 * 1.9 * 2 / (2 + 0.9)
+    // d2: 2 * ln1.6 * 1.9 * 1 / (1 + 0.78)
+    // d3: ln1.6 * 1.9 * 3 / (3 + 1.02)
+    const results = smallCorpus().search(['apple', 'cherry'], 10);
+    expect(results.map((result) => result.chunkId)).toEqual([2, 3, 1]);
+    const byId = new Map(results.map((result) => [result.chunkId, result.score]));
+    expect(Math.abs((byId.get(1) ?? 0) - 0.615866824528895)).toBeLessThan(1e-9);
+    expect(Math.abs((byId.get(2) ?? 0) - 1.0033785343448287)).toBeLessThan(1e-9);
+    expect(Math.abs((byId.get(3) ?? 0) - 0.6664230563932072)).toBeLessThan(1e-9);
+  });
+
+  it('reports matched terms and article ids', () => {
+    const results = smallCorpus().search(['cherry', 'apple', 'kiwi'], 10);
+    expect(results[0]).toMatchObject({ chunkId: 2, articleId: 20, matchedTerms: ['cherry', 'apple'] });
+    expect(results.find((result) => result.chunkId === 3)?.matchedTerms).toEqual(['cherry']);
+  });
+
+  it('counts a repeated query term once', () => {
+    const index = smallCorpus();
+    expect(index.search(['apple', 'apple', 'apple'], 10)).toEqual(index.search(['apple'], 10));
+  });
+
+  it('ranks the document with the rarer matching term first', () => {
+    const index = indexTexts(['apple banana', 'apple cherry', 'apple banana']);
+    const results = index.search(tokenize('apple cherry banana'), 3);
+    // banana occurs in two documents, cherry in one.
+    expect(results[0]?.chunkId).toBe(2);
+  });
+
+  it('prefers the shorter document at equal term frequency', () => {
+    const index = indexTexts(['refund policy', 'refund policy details shipping returns warehouse', 'unrelated words here']);
+    expect(index.search(['refund'], 2).map((result) => result.chunkId)).toEqual([1, 2]);
+  });
+
+  it('breaks score ties by ascending chunkId', () => {
+    const index = new Bm25Index();
+    for (const id of [9, 3, 7, 1]) index.add(chunk(id, { same: 1, filler: 1 }));
+    expect(index.search(['same'], 10).map((result) => result.chunkId)).toEqual([1, 3, 7, 9]);
+  });
+
+  it('returns only the top results, identical to a full ranking, for large candidate sets', () => {
+    const index = new Bm25Index();
+    for (let id = 1; id <= 2000; id += 1) index.add(chunk(id, { common: 1 + (id % 7), [`rare${id % 13}`]: 1, filler: id % 11 }));
+    const full = index.search(['common', 'rare3'], 5000);
+    expect(full).toHaveLength(2000);
+    for (let position = 1; position < full.length; position += 1) {
+      const previous = full[position - 1]!;
+      const current = full[position]!;
+      expect(previous.score > current.score || (previous.score === current.score && previous.chunkId < current.chunkId)).toBe(true);
+    }
+    expect(index.search(['common', 'rare3'], 10)).toEqual(full.slice(0, 10));
+  });
+
+  it('returns nothing for unknown terms, an empty query, a zero limit or an empty index', () => {
+    const index = smallCorpus();
+    expect(index.search(['kiwi'], 10)).toEqual([]);
+    expect(index.search([], 10)).toEqual([]);
+    expect(index.search(['apple'], 0)).toEqual([]);
+    expect(new Bm25Index().search(['apple'], 10)).toEqual([]);
+  });
+
+  it('keeps statistics exact under add, remove and replace', () => {
+    const texts = [
+      'How to add an article to the knowledge base',
+      'Billing and invoices are sent monthly',
+      'Reset your password from the settings page',
+      'Articles can be archived or deleted',
+      'Invite teammates to your workspace',
+      'Export invoices as PDF or CSV files',
+    ];
+    const incremental = new Bm25Index();
+    texts.forEach((text, position) => incremental.add(createIndexedChunk(position + 1, 1, text)));
+    incremental.add(createIndexedChunk(42, 1, 'a temporary chunk about invoices and articles'));
+    incremental.remove(2);
+    incremental.remove(42);
+    incremental.remove(999); // unknown ids are ignored
+    incremental.add(createIndexedChunk(4, 2, 'Articles can be archived, restored or deleted by editors'));
+    incremental.add(createIndexedChunk(2, 1, texts[1]!));
+
+    const fresh = new Bm25Index();
+    const finalTexts = new Map<number, [number, string]>([
+      [1, [1, texts[0]!]],
+      [2, [1, texts[1]!]],
+      [3, [1, texts[2]!]],
+      [4, [2, 'Articles can be archived, restored or deleted by editors']],
+      [5, [1, texts[4]!]],
+      [6, [1, texts[5]!]],
+    ]);
+    for (const [id, [articleId, text]] of [...finalTexts].reverse()) fresh.add(createIndexedChunk(id, articleId, text));
+
+    expect(incremental.size).toBe(fresh.size);
+    expect(incremental.averageLength).toBe(fresh.averageLength);
+    for (const query of ['adding articles', 'invoices', 'archived articles restored', 'reset password settings', 'temporary']) {
+      const terms = tokenize(query);
+      for (const term of terms) expect(incremental.documentFrequency(term)).toBe(fresh.documentFrequency(term));
+      expect(incremental.search(terms, 10)).toEqual(fresh.search(terms, 10));
+    }
+    expect(incremental.search(tokenize('temporary'), 10)).toEqual([]);
+  });
+
+  it('empties completely when every chunk is removed', () => {
+    const index = smallCorpus();
+    for (const id of [1, 2, 3]) index.remove(id);
+    expect(index.size).toBe(0);
+    expect(index.averageLength).toBe(0);
+    expect(index.documentFrequency('apple')).toBe(0);
+    expect(index.search(['apple'], 5)).toEqual([]);
+  });
+
+  it('matches "Adding articles" with "add an article" through stopwords and stemming', () => {
+    const index = indexTexts(['Billing questions', 'How to add an article', 'Team settings']);
+    expect(index.search(tokenize('Adding articles'), 3).map((result) => result.chunkId)).toEqual([2]);
+  });
+
+  it('matches "café" with "cafe" through accent folding', () => {
+    const index = indexTexts(['The cafe opens at eight', 'The bakery opens at nine']);
+    expect(index.search(tokenize('Café'), 3).map((result) => result.chunkId)).toEqual([1]);
+  });
+
+  it('honours custom parameters', () => {
+    const noLengthNormalization = new Bm25Index({ k1: 1.2, b: 0 });
+    noLengthNormalization.add(chunk(1, { term: 1 }));
+    noLengthNormalization.add(chunk(2, { term: 1, other: 50 }));
+    noLengthNormalization.add(chunk(3, { unrelated: 1 }));
+    const [first, second] = noLengthNormalization.search(['term'], 2);
+    expect(first?.score).toBe(second?.score);
+    expect(() => new Bm25Index({ k1: -1, b: 0.5 })).toThrow(RangeError);
+    expect(() => new Bm25Index({ k1: 1, b: 2 })).toThrow(RangeError);
+  });
+});

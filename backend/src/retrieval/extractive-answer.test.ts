@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index, createIndexedChunk } from './bm25-index';
+import { splitSentences } from './chunker';
+import { composeExtractiveAnswer, type AnswerSource } from './extractive-answer';
+
+const sources: AnswerSource[] = [
+  {
+    articleId: 11,
+    title: 'Passwords',
+    text: '# Resetting your password\n\nOpen **Settings** and choose Security. Click `Reset password` to receive a reset link by email. The link expires after 24 hours.',
+  },
+  {
+    articleId: 12,
+    title: 'Billing',
+    text: 'Invoices are issued on the first day of each month. You can download every invoice as a PDF from the Billing page.',
+  },
+  {
+    articleId: 13,
+    title: 'Team',
+    text: 'Invite teammates from the Members page.\n\n- Admins can remove members.\n- Editors can publish articles.',
+  },
+];
+
+/** Idf over the sources, as the caller would pass the index's idf. */
+function idfOf(texts: AnswerSource[]): (term: string) => number {
+  const index = new Bm25Index();
+  texts.forEach((source, position) => index.add(createIndexedChunk(position, source.articleId, source.text)));
+  return (term) => index.idf(term);
+}
+
+const weightOf = idfOf(sources);
+
+function expectVerbatim(answer: ReturnType<typeof composeExtractiveAnswer>, from: AnswerSource[]) {
+  expect(answer).not.toBeNull();
+  for (const sentence of answer!.sentences) {
+    expect(splitSentences(from[sentence.sourceIndex]!.text)).toContain(sentence.text);
+  }
+}
+
+describe('composeExtractiveAnswer', () => {
+  it('cites the source that answers the question', () => {
+    const answer = composeExtractiveAnswer('How do I download an invoice PDF?', sources, weightOf);
+    expect(answer).not.toBeNull();
+    expect(answer!.citedSourceIndexes).toEqual([1]);
+    expect(answer!.sentences[0]).toEqual({
+      text: 'You can download every invoice as a PDF from the Billing page.',
+      sourceIndex: 1,
+    });
+    expect(answer!.text).toContain('You can download every invoice as a PDF from the Billing page. [2]');
+  });
+
+  it('returns null for an unrelated question', () => {
+    expect(composeExtractiveAnswer('What is the boiling point of mercury on Mars?', sources, weightOf)).toBeNull();
+  });
+
+  it('returns null when an unrelated question shares only a common word with the sources', () => {
+    expect(composeExtractiveAnswer('How do I cook pasta on the page?', sources, weightOf)).toBeNull();
+  });
+
+  it('returns null for a question made only of stopwords or without sources', () => {
+    expect(composeExtractiveAnswer('What is it?', sources, weightOf)).toBeNull();
+    expect(composeExtractiveAnswer('How do I reset my password?', [], weightOf)).toBeNull();
+  });
+
+  it('never returns a sentence that is not in a source', () => {
+    for (const question of ['reset password link email', 'invoice billing month', 'remove members publish articles', 'security settings expires']) {
+      const answer = composeExtractiveAnswer(question, sources, weightOf, { maxSentences: 3 });
+      expectVerbatim(answer, sources);
+    }
+  });
+
+  it('strips Markdown from quoted sentences and never quotes headings', () => {
+    const answer = composeExtractiveAnswer('How do I reset my password?', sources, weightOf);
+    expect(answer).not.toBeNull();
+    expect(answer!.text).not.toMatch(/[`*#]/);
+    expect(answer!.sentences.map((sentence) => sentence.text)).not.toContain('Resetting your password');
+    expect(answer!.sentences[0]?.text).toBe('Click Reset password to receive a reset link by email.');
+  });
+
+  it('prefers a second sentence that covers new question terms', () => {
+    const text = [
+      'Exports run every night.',
+      'Exports include invoices.',
+      'Exports include invoices and receipts.',
+      'Exports are stored in the archive.',
+    ].join(' ');
+    const local = [{ articleId: 1, title: 'Exports', text }];
+    const answer = composeExtractiveAnswer('exports invoices archive', local, idfOf(local), { maxSentences: 2 });
+    expect(answer?.sentences.map((sentence) => sentence.text)).toEqual([
+      'Exports include invoices.',
+      'Exports are stored in the archive.',
+    ]);
+  });
+
+  it('orders sentences by source then position and numbers citations from 1', () => {
+    const answer = composeExtractiveAnswer('reset link email invoices PDF teammates members', sources, weightOf, {
+      maxSentences: 3,
+      minCoverage: 0.1,
+    });
+    expect(answer).not.toBeNull();
+    const order = answer!.sentences.map((sentence) => sentence.sourceIndex);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(answer!.citedSourceIndexes).toEqual([...new Set(order)]);
+    const expectedText = answer!.sentences.map((sentence) => `${sentence.text} [${sentence.sourceIndex + 1}]`).join(' ');
+    expect(answer!.text).toBe(expectedText);
+    expect(answer!.citedSourceIndexes.length).toBeGreaterThan(1);
+  });
+
+  it('respects maxSentences', () => {
+    const answer = composeExtractiveAnswer('reset link email invoices PDF teammates members', sources, weightOf, {
+      maxSentences: 1,
+      minCoverage: 0.1,
+    });
+    expect(answer?.sentences).toHaveLength(1);
+  });
+
+  it('applies minCoverage to the best sentence', () => {
+    const question = 'download invoice passport visa customs';
+    expect(composeExtractiveAnswer(question, sources, weightOf)).toBeNull();
+    expect(composeExtractiveAnswer(question, sources, weightOf, { minCoverage: 0.1 })?.citedSourceIndexes).toEqual([1]);
+  });
+
+  it('prefers the earlier source when two sentences cover the question equally', () => {
+    const twins: AnswerSource[] = [
+      { articleId: 1, title: 'A', text: 'Backups run daily at midnight.' },
+      { articleId: 2, title: 'B', text: 'Backups run daily at midnight.' },
+    ];
+    const answer = composeExtractiveAnswer('When do backups run?', twins, () => 1);
+    expect(answer?.citedSourceIndexes).toEqual([0]);
+    expect(answer?.sentences).toHaveLength(1);
+  });
+
+  it('finds answers inside list items', () => {
+    const answer = composeExtractiveAnswer('Who can publish articles?', sources, weightOf);
+    expect(answer?.sentences[0]).toEqual({ text: 'Editors can publish articles.', sourceIndex: 2 });
+    expect(answer?.citedSourceIndexes).toEqual([2]);
+  });
+});

@@ -1,0 +1,8 @@
+export { normalize, tokenize, termFrequencies } from './text';
+export { englishStopwords } from './stopwords';
+export { chunkArticle, splitSentences, analyzeSentences } from './chunker';
+export type { ChunkDraft, ChunkOptions, SentenceInfo, SentenceKind } from './chunker';
+export { Bm25Index, createIndexedChunk, defaultBm25Parameters } from './bm25-index';
+export type { Bm25Parameters, IndexedChunk, ScoredChunk } from './bm25-index';
+export { composeExtractiveAnswer } from './extractive-answer';
+export type { AnswerSource, ExtractiveAnswer, ExtractiveAnswerOptions } from './extractive-answer';

@@ -1,0 +1,47 @@
+import { Bm25Index, type Bm25Parameters, type QueryExpansionOptions } from '../../backend/src/retrieval/bm25-index'
+import { chunkArticle } from '../../backend/src/retrieval/chunker'
+import { termFrequencies, tokenize } from '../../backend/src/retrieval/text'
+import type { IndexedChunk } from '../../backend/src/retrieval/bm25-index'
+import type { CorpusDocument } from './beir-dataset'
+
+/**
+ * The chunks KnowledgeService.indexArticle would store for each document (same chunker, same title + chunk
+ * tokenization), without a database: for tuning sweeps and the scale benchmark, where thousands of runs or
+ * millions of chunks through PGlite would take too long. chunkId and articleId are 1-based positions.
+ */
+export interface CorpusChunk extends IndexedChunk {
+  text: string
+}
+
+export function chunkCorpusLikeIndexArticle(corpus: readonly CorpusDocument[]): CorpusChunk[] {
+  const chunks: CorpusChunk[] = []
+  corpus.forEach((document, position) => {
+    for (const draft of chunkArticle(document.text)) {
+      const tokens = tokenize(`${document.title}\n${draft.text}`)
+      if (tokens.length === 0) continue
+      const terms: Record<string, number> = {}
+      for (const [term, frequency] of termFrequencies(tokens)) terms[term] = frequency
+      chunks.push({ chunkId: chunks.length + 1, articleId: position + 1, terms, length: tokens.length, text: draft.text })
+    }
+  })
+  return chunks
+}
+
+export function buildIndex(chunks: readonly IndexedChunk[], parameters?: Bm25Parameters, expansion?: QueryExpansionOptions | false): Bm25Index {
+  const index = new Bm25Index(parameters, expansion)
+  for (const chunk of chunks) index.add(chunk)
+  return index
+}
+
+/** Document ids for a query, an article ranking where its best chunk ranks (as the eval does with KnowledgeService). */
+export function searchDocuments(index: Bm25Index, corpus: readonly CorpusDocument[], query: string, limit: number): string[] {
+  const ranking: string[] = []
+  const seen = new Set<number>()
+  for (const hit of index.search(tokenize(query), limit * 4)) {
+    if (seen.has(hit.articleId)) continue
+    seen.add(hit.articleId)
+    ranking.push((corpus[hit.articleId - 1] as CorpusDocument).id)
+    if (ranking.length >= limit) break
+  }
+  return ranking
+}

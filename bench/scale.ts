@@ -1,0 +1,249 @@
+/**
+ * How search latency and ingestion grow with the corpus: 10k, 100k and 1M chunks grown from a BEIR dataset.
+ *
+ *   npm run bench:scale [-- --dataset DIR] [--sizes 10000,100000,1000000] [--pglite-sizes 10000,100000] [--sample 300]
+ *
+ * In memory: the product's Bm25Index (defaults: BM25 + RM3 expansion, and plain BM25 for comparison) is built
+ * from synthetic chunks at each size and timed on the dataset's test queries (top 10, one thread), p50 and p95.
+ * On PGlite: `--sample` documents are published through the real path (article row + KnowledgeService.indexArticle,
+ * one transaction each) into a database already holding N chunks, for chunks/s at that size. PGlite stops at
+ * --pglite-sizes: a million chunks through PGlite would take hours here. Results: bench/results/<--out, default scale>.{md,json,svg}.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { getHeapStatistics } from 'node:v8'
+import { Bm25Index, type IndexedChunk } from '../backend/src/retrieval/bm25-index'
+import { tokenize } from '../backend/src/retrieval/text'
+import { openDatabase } from '../backend/src/db/database'
+import { migrate } from '../backend/src/db/migrate'
+import { articlesRepository } from '../backend/src/modules/articles/articles.repository'
+import { KnowledgeService } from '../backend/src/modules/knowledge/knowledge.service'
+import { loadBeirDataset } from './lib/beir-dataset'
+import { createScaleChart, renderSvg, type ScalePoint } from './lib/charts'
+import { chunkCorpusLikeIndexArticle, type CorpusChunk } from './lib/in-memory-product'
+import { describeMachine, formatMarkdownTable, formatNumber, log, percentile } from './lib/report'
+import { seedChunks } from './lib/seed-chunks'
+
+const BENCH_DIRECTORY = path.dirname(fileURLToPath(import.meta.url))
+const RESULTS_DIRECTORY = path.join(BENCH_DIRECTORY, 'results')
+const HEAP_MEGABYTES = 14_000
+
+// A million chunks need more than Node's default heap: run again with a larger one.
+if (getHeapStatistics().heap_size_limit < HEAP_MEGABYTES * 2 ** 20 * 0.9) {
+  const child = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MEGABYTES}`, '--import', 'tsx', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  })
+  process.exit(child.status ?? 1)
+}
+
+const { values } = parseArgs({
+  options: {
+    dataset: { type: 'string', default: path.join(BENCH_DIRECTORY, '..', '..', 'shared', 'datasets', 'scifact') },
+    sizes: { type: 'string', default: '10000,100000,1000000' },
+    'pglite-sizes': { type: 'string', default: '10000' },
+    sample: { type: 'string', default: '300' },
+    out: { type: 'string', default: 'scale' },
+  },
+})
+const sizes = (values.sizes as string).split(',').filter(Boolean).map(Number)
+const pgliteSizes = (values['pglite-sizes'] as string).split(',').filter(Boolean).map(Number)
+const sampleSize = Number(values.sample)
+const dataset = await loadBeirDataset(values.dataset as string, 'test')
+const baseChunks = chunkCorpusLikeIndexArticle(dataset.corpus)
+const queries = dataset.queries.map((query) => tokenize(query.text))
+log(`${dataset.name}: ${baseChunks.length} base chunks, ${queries.length} test queries`)
+
+/** A deterministic pseudo-random sequence, so every run grows the same corpus. */
+function createRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0
+    return state / 2 ** 32
+  }
+}
+
+/**
+ * Synthetic chunk `id`: half of the terms of one base chunk and half of another's, so that copies are not
+ * duplicates while the term distribution stays the dataset's. The vocabulary does not grow with the corpus,
+ * so every posting list grows linearly: harder on the index than a real corpus, where new text brings new words.
+ */
+function createSyntheticChunk(id: number, random: () => number): IndexedChunk {
+  if (id <= baseChunks.length) return baseChunks[id - 1] as CorpusChunk
+  const first = baseChunks[Math.floor(random() * baseChunks.length)] as CorpusChunk
+  const second = baseChunks[Math.floor(random() * baseChunks.length)] as CorpusChunk
+  const terms: Record<string, number> = {}
+  let length = 0
+  for (const source of [first, second]) {
+    for (const term in source.terms) {
+      if (random() < 0.5) {
+        const frequency = source.terms[term] as number
+        terms[term] = (terms[term] ?? 0) + frequency
+        length += frequency
+      }
+    }
+  }
+  return { chunkId: id, articleId: Math.ceil(id / 2), terms, length: Math.max(length, 1) }
+}
+
+interface SearchFigures {
+  chunks: number
+  series: string
+  buildSeconds: number
+  /** Latency in this process's CPU time (ms): what the search costs, whatever else runs on the machine. */
+  p50: number
+  p95: number
+  /** Wall-clock latency (ms), inflated when other processes compete for the CPU. */
+  wallP50: number
+  wallP95: number
+  queriesPerSecond: number
+}
+
+function timeQueries(index: Bm25Index): Omit<SearchFigures, 'chunks' | 'series' | 'buildSeconds'> {
+  for (const terms of queries) index.search(terms, 10)
+  const cpuTimes: number[] = []
+  const wallTimes: number[] = []
+  const started = performance.now()
+  for (let pass = 0; pass < 2; pass += 1) {
+    for (const terms of queries) {
+      const wallBefore = performance.now()
+      const cpuBefore = process.cpuUsage()
+      index.search(terms, 10)
+      const cpu = process.cpuUsage(cpuBefore)
+      wallTimes.push(performance.now() - wallBefore)
+      cpuTimes.push((cpu.user + cpu.system) / 1000)
+    }
+  }
+  const seconds = (performance.now() - started) / 1000
+  cpuTimes.sort((a, b) => a - b)
+  wallTimes.sort((a, b) => a - b)
+  return {
+    p50: percentile(cpuTimes, 0.5),
+    p95: percentile(cpuTimes, 0.95),
+    wallP50: percentile(wallTimes, 0.5),
+    wallP95: percentile(wallTimes, 0.95),
+    queriesPerSecond: cpuTimes.length / seconds,
+  }
+}
+
+const searchRows: SearchFigures[] = []
+
+interface IngestFigures {
+  chunksBefore: number
+  articles: number
+  chunks: number
+  chunksPerSecond: number
+}
+const ingestRows: IngestFigures[] = []
+for (const size of sizes) {
+  log(`in memory: building ${formatNumber(size)} chunks …`)
+  const random = createRandom(7)
+  const withExpansion = new Bm25Index()
+  const started = performance.now()
+  for (let id = 1; id <= size; id += 1) {
+    withExpansion.add(createSyntheticChunk(id, random))
+    if (id % 200_000 === 0) log(`  ${formatNumber(id)} chunks`)
+  }
+  const buildSeconds = (performance.now() - started) / 1000
+  const expanded = timeQueries(withExpansion)
+  searchRows.push({ chunks: size, series: 'BM25 + RM3 (product default)', buildSeconds, ...expanded })
+  log(`  built in ${buildSeconds.toFixed(1)} s; BM25+RM3 p50 ${expanded.p50.toFixed(2)} ms, p95 ${expanded.p95.toFixed(2)} ms (CPU)`)
+  // The same chunks, searched without expansion: rebuilt rather than kept, to stay within memory at 1M.
+  const plain = new Bm25Index(undefined, false)
+  const again = createRandom(7)
+  for (let id = 1; id <= size; id += 1) plain.add(createSyntheticChunk(id, again))
+  const figures = timeQueries(plain)
+  searchRows.push({ chunks: size, series: 'plain BM25', buildSeconds, ...figures })
+  log(`  plain BM25 p50 ${figures.p50.toFixed(2)} ms, p95 ${figures.p95.toFixed(2)} ms (CPU)`)
+  await writeResults(false)
+}
+
+for (const size of pgliteSizes) {
+  log(`PGlite: seeding ${formatNumber(size)} chunks in bulk, then publishing ${sampleSize} documents through indexArticle …`)
+  const db = await openDatabase({ url: 'memory://', dataDir: '' })
+  try {
+    await migrate(db)
+    await seedChunks(db, dataset.corpus, baseChunks, size)
+    const knowledge = new KnowledgeService(db)
+    const sample = dataset.corpus.slice(0, sampleSize)
+    let chunks = 0
+    const started = performance.now()
+    for (const document of sample) {
+      chunks += await db.transaction(async (tx) => {
+        const id = await articlesRepository.insertArticle(tx, { title: document.title, content: document.text, metadata: {} })
+        return knowledge.indexArticle(tx, { id, title: document.title, content: document.text })
+      })
+    }
+    const seconds = (performance.now() - started) / 1000
+    ingestRows.push({ chunksBefore: size, articles: sample.length, chunks, chunksPerSecond: chunks / seconds })
+    log(`  ${chunks} chunks in ${seconds.toFixed(1)} s = ${formatNumber(chunks / seconds)} chunks/s`)
+    await writeResults(false)
+  } finally {
+    await db.close()
+  }
+}
+
+/** Log-log slope between the smallest and largest size: 1 is linear growth, below 1 sublinear. */
+function growthExponent(series: string): number {
+  const rows = searchRows.filter((row) => row.series === series)
+  const first = rows[0] as SearchFigures
+  const last = rows[rows.length - 1] as SearchFigures
+  if (rows.length < 2) return Number.NaN
+  return Math.log(last.p50 / first.p50) / Math.log(last.chunks / first.chunks)
+}
+
+/** Writes the results so far; runs after every size, so an interrupted run still leaves its measurements. */
+async function writeResults(isFinal: boolean): Promise<void> {
+const seriesNames = [...new Set(searchRows.map((row) => row.series))]
+const exponents = seriesNames.map((series) => `${series}: ${growthExponent(series).toFixed(2)}`).join('; ')
+const report = [
+  '# Scale: search latency and ingestion by corpus size',
+  '',
+  `Machine: ${describeMachine()}.`,
+  '',
+  `Synthetic chunks grown from ${dataset.name} (each mixes half the terms of two real chunks; the vocabulary stays the dataset's). ` +
+    `Latency: Bm25Index.search, top 10, the ${queries.length} test queries twice after a warm-up pass, one thread; ` +
+    'CPU time is what this process spent on each query (process.cpuUsage), which other processes on a shared machine do not inflate; wall clock is shown beside it.',
+  '',
+  formatMarkdownTable(
+    ['chunks', 'search', 'in-memory build (s)', 'p50 ms (CPU)', 'p95 ms (CPU)', 'p50 ms (wall)', 'p95 ms (wall)', 'queries/s (wall)'],
+    searchRows.map((row) => [
+      formatNumber(row.chunks),
+      row.series,
+      row.buildSeconds.toFixed(1),
+      row.p50.toFixed(2),
+      row.p95.toFixed(2),
+      row.wallP50.toFixed(2),
+      row.wallP95.toFixed(2),
+      formatNumber(row.queriesPerSecond),
+    ]),
+  ),
+  '',
+  `Growth exponent of p50 CPU latency (log-log slope from the smallest to the largest size measured; 1 = linear): ${exponents}.`,
+  '',
+  'Ingestion through the product on PGlite (memory://): a database is first seeded in bulk with N chunks, then documents are published one transaction each (article row + KnowledgeService.indexArticle).',
+  '',
+  formatMarkdownTable(
+    ['chunks already stored', 'documents published', 'chunks written', 'chunks/s'],
+    ingestRows.map((row) => [formatNumber(row.chunksBefore), row.articles, row.chunks, formatNumber(row.chunksPerSecond)]),
+  ),
+  '',
+  `Sizes measured on PGlite: ${pgliteSizes.map((size) => formatNumber(size)).join(', ')}. Larger sizes are measured in memory only.`,
+  ...(isFinal ? [] : ['', '**Partial results: the run had not finished when this file was written.**']),
+].join('\n')
+mkdirSync(RESULTS_DIRECTORY, { recursive: true })
+writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.md`), `${report}\n`)
+writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.json`), JSON.stringify({ machine: describeMachine(), searchRows, ingestRows }, null, 2))
+const points: ScalePoint[] = searchRows.flatMap((row) => [
+  { chunks: row.chunks, milliseconds: row.p50, series: `${row.series} p50` },
+  { chunks: row.chunks, milliseconds: row.p95, series: `${row.series} p95` },
+])
+const smallest = searchRows[0] as SearchFigures | undefined
+if (smallest) for (const size of sizes.filter((size) => searchRows.some((row) => row.chunks === size))) points.push({ chunks: size, milliseconds: smallest.p50 * (size / smallest.chunks), series: 'linear growth (reference)' })
+if (points.length > 0) writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.svg`), await renderSvg(createScaleChart('Search latency (CPU time per query) by corpus size, log-log', points)))
+if (isFinal) console.log(`\n${report}`)
+}
+
+await writeResults(true)

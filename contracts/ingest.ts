@@ -1,0 +1,93 @@
+import { z } from 'zod'
+import { JobStatus } from './articles'
+
+/** One file of an upload: the drafts it became, or why it did not become any. */
+export const IngestFileResult = z.object({
+  file_name: z.string(),
+  s3_key: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  status: z.enum(['pending', 'imported', 'failed']),
+  draft_ids: z.array(z.number().int()),
+  error: z.string().nullable(),
+})
+export type IngestFileResult = z.infer<typeof IngestFileResult>
+
+/**
+ * One URL a crawl met. imported: became a draft; visited: fetched, no draft (a redirect, no text, noindex);
+ * failed: could not be fetched or read; excluded: kept out (other site, pattern, robots.txt); skipped: not
+ * reached before the page limit; pending: not fetched yet.
+ */
+export const CrawlPageResult = z.object({
+  url: z.string(),
+  depth: z.number().int(),
+  status: z.enum(['pending', 'imported', 'visited', 'failed', 'excluded', 'skipped']),
+  draft_id: z.number().int().nullable(),
+  reason: z.string().nullable(),
+  redirected_to: z.string().nullable(),
+})
+export type CrawlPageResult = z.infer<typeof CrawlPageResult>
+
+export const IngestKind = z.enum(['upload', 'crawl'])
+
+/** Progress and per-item results of an upload or crawl job (POST /admin/upload_recovery, GET /admin/ingest_jobs/{task_id}). */
+export const IngestProgress = z.object({
+  success: z.boolean(),
+  task_id: z.string(),
+  kind: IngestKind,
+  status: JobStatus,
+  progress: z.number().int(),
+  total: z.number().int(),
+  message: z.string(),
+  /** The crawl's start URL; null for uploads. */
+  start_url: z.string().nullable(),
+  files: z.array(IngestFileResult),
+  pages: z.array(CrawlPageResult),
+})
+export type IngestProgress = z.infer<typeof IngestProgress>
+
+export const IngestJobParams = z.object({ task_id: z.string().trim().min(1, 'task_id is required') })
+
+/** Body of POST /admin/crawl. The backend caps max_depth and max_pages at its configured limits. */
+export const CrawlBody = z.object({
+  start_url: z
+    .string({ error: 'start_url is required' })
+    .trim()
+    .min(1, 'start_url is required')
+    .refine((value) => /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), 'start_url must be an http or https address'),
+  max_depth: z.coerce.number().int('max_depth is a whole number').min(0, 'max_depth is at least 0').default(2),
+  max_pages: z.coerce.number().int('max_pages is a whole number').min(1, 'max_pages is at least 1').default(50),
+  exclude_patterns: z.array(z.string().trim().min(1).max(300, 'an exclusion pattern is at most 300 characters')).max(100, 'at most 100 exclusion patterns').default([]),
+})
+export type CrawlBody = z.infer<typeof CrawlBody>
+
+/** Body of POST /admin/inject_youtube. */
+export const YoutubeBody = z.object({
+  url: z.string({ error: 'url is required' }).trim().min(1, 'url is required').max(2000, 'url is at most 2000 characters'),
+})
+export type YoutubeBody = z.infer<typeof YoutubeBody>
+
+export const YoutubeImported = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** The draft made from the transcript. */
+  id: z.number().int(),
+  title: z.string(),
+  url: z.string(),
+})
+export type YoutubeImported = z.infer<typeof YoutubeImported>
+
+export const DownloadQuery = z.object({ s3_key: z.string().trim().min(1, 's3_key is required').max(512) })
+
+/** What the import screens need to know about the backend's limits (GET /admin/ingest_limits). */
+export const IngestLimits = z.object({
+  max_upload_bytes: z.number().int(),
+  max_upload_files: z.number().int(),
+  max_crawl_pages: z.number().int(),
+  max_crawl_depth: z.number().int(),
+  allow_private_fetch: z.boolean(),
+})
+export type IngestLimits = z.infer<typeof IngestLimits>
+
+/** The multipart field names of POST /admin/upload_recovery besides the files themselves. */
+export const UPLOAD_FIELDS = { csvTitleColumn: 'csv_title_column', csvContentColumn: 'csv_content_column' } as const

@@ -1,0 +1,106 @@
+import { z } from 'zod'
+import { Id } from './common'
+import { Source } from './ask'
+
+export const PAGE_SIZE_LOGS = 50
+
+export const LogStatusFilter = z.enum(['all', 'liked', 'disliked', 'no feedback', 'commented', 'blocked', 'failed'])
+
+export const QueryLogsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(PAGE_SIZE_LOGS),
+  last_id: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
+  status: LogStatusFilter.default('all'),
+})
+
+/** An entry of a log's comment list (SEED.md §3: id, comment_id, has_comment, comment). */
+export const LogComment = z.object({
+  id: z.number().int(),
+  comment_id: z.number().int(),
+  has_comment: z.boolean(),
+  comment: z.string(),
+  username: z.string().nullable(),
+  timestamp: z.string(),
+})
+
+export const QueryLog = z.object({
+  id: z.number().int(),
+  command: z.string(),
+  answer: z.string().nullable(),
+  status: z.string(),
+  mode: z.string(),
+  feedback: z.enum(['like', 'dislike']).nullable(),
+  source_list: z.array(Source),
+  comment_id: z.number().int().nullable(),
+  comment: z.string().nullable(),
+  has_comment: z.boolean(),
+  comment_list: z.array(LogComment),
+  username: z.string().nullable(),
+  timestamp: z.string(),
+  duration_ms: z.number().int().nullable(),
+})
+export type QueryLog = z.infer<typeof QueryLog>
+
+export const QueryLogsPage = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  result: z.array(QueryLog),
+  last_id: z.number().int().nullable(),
+})
+export type QueryLogsPage = z.infer<typeof QueryLogsPage>
+
+export const LogIdQuery = z.object({ log_id: Id('log_id') })
+
+/** GET /query_logs/query_log answers a result list with the one log. */
+export const QueryLogAnswer = z.object({ success: z.literal(true), message: z.string(), result: z.array(QueryLog) })
+
+/** SEED.md: booleans may arrive as strings; like/dislike, 1/-1 and true/false are all understood; none clears it. */
+export const FeedbackValue = z
+  .union([z.enum(['like', 'dislike', 'none', 'good', 'bad', 'true', 'false', '1', '-1', '0']), z.boolean(), z.literal(1), z.literal(-1), z.literal(0), z.null()])
+  .transform((value): 'like' | 'dislike' | null => {
+    if (value === 'like' || value === 'good' || value === 'true' || value === '1' || value === true || value === 1) return 'like'
+    if (value === 'dislike' || value === 'bad' || value === 'false' || value === '-1' || value === false || value === -1) return 'dislike'
+    return null
+  })
+
+export const FeedbackBody = z.object({
+  log_id: Id('log_id'),
+  feedback: FeedbackValue,
+})
+
+export const MainCommentBody = z.object({
+  log_id: Id('log_id'),
+  comment: z.string().trim().min(1, 'comment is required').max(5000, 'comment is at most 5000 characters'),
+})
+
+export const ListCommentBody = MainCommentBody
+export const ListCommentUpdate = z.object({
+  id: Id('id'),
+  comment: z.string().trim().min(1, 'comment is required').max(5000, 'comment is at most 5000 characters'),
+})
+export const IdQuery = z.object({ id: Id('id') })
+
+/** The changed log comes back so a screen updates it in place. */
+export const LogChanged = z.object({ success: z.literal(true), message: z.string(), result: QueryLog })
+
+export const Favorite = z.object({
+  id: z.number().int(),
+  log_id: z.number().int(),
+  comment: z.string(),
+  command: z.string(),
+  answer: z.string().nullable(),
+  timestamp: z.string(),
+})
+
+export const FavoritesAnswer = z.object({ success: z.literal(true), result: z.array(Favorite) })
+
+/** SEED.md: {log_id, comment, id, comment_list_id, and more}; with an id it updates that saved query. */
+export const FavoriteBody = z
+  .object({
+    log_id: Id('log_id'),
+    comment: z.string().trim().max(5000, 'comment is at most 5000 characters').default(''),
+    id: Id('id').optional().nullable(),
+    comment_list_id: Id('comment_list_id').optional().nullable(),
+  })
+  .passthrough()
+
+export const FavoriteSaved = z.object({ success: z.literal(true), message: z.string(), error: z.null(), id: z.number().int() })

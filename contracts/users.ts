@@ -1,0 +1,126 @@
+import { z } from 'zod'
+import { BooleanLike } from './common'
+import { Role } from './identity'
+
+export const PAGE_SIZE_USERS = 30
+
+export const PASSWORD_MIN_LENGTH = 8
+
+// PostgreSQL text cannot hold NUL; refusing it here makes it a 400 instead of a failed write.
+const NO_NUL = /^[^\u0000]*$/
+const MAX_ID = 2_147_483_647 // PostgreSQL integer
+
+/** A password long enough and mixing letters with something else; the same rule in the web form and the backend. */
+export const Password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  // argon2 takes any length; the cap only keeps hashing cheap for the server.
+  .max(200, 'password is at most 200 characters')
+  .refine((value) => !/^\p{L}+$/u.test(value), 'password must contain something besides letters, such as a digit')
+  .refine((value) => !/^\p{N}+$/u.test(value), 'password must contain something besides digits, such as a letter')
+  .refine((value) => value.trim().length > 0, 'password must not be only spaces')
+
+const Username = z
+  .string()
+  .trim()
+  .min(3, 'username must be at least 3 characters')
+  .max(60, 'username is at most 60 characters')
+  .regex(/^[\p{L}\p{N}._@-]+$/u, 'username may contain letters, digits and . _ @ - only')
+const Email = z.string().trim().max(254, 'email is at most 254 characters').pipe(z.email('email is not a valid address'))
+const PersonName = (field: string) => z.string().trim().max(100, `${field} is at most 100 characters`).regex(NO_NUL, `${field} cannot contain NUL`)
+const RequiredPersonName = (field: string) => PersonName(field).min(1, `${field} is required`)
+const Cellphone = z
+  .string()
+  .trim()
+  .max(40, 'cellphone is at most 40 characters')
+  .regex(/^$|^\+?[\d\s().-]{3,}$/, 'cellphone may contain digits, spaces, ( ) . - and a leading + only')
+const Id = z.coerce.number().int().positive().max(MAX_ID, 'is not an id')
+
+export const Organization = z.object({ id: z.number().int(), name: z.string() })
+export type Organization = z.infer<typeof Organization>
+
+/** Answer of GET /organizations: the organisations a person can register into. */
+export const OrganizationList = z.array(Organization)
+
+/**
+ * Body of POST /users (registration). SEED.md: the client always sends enabled true and the chosen organisation
+ * as a one-item list; enabled is accepted and ignored, a new account is always enabled.
+ */
+export const Registration = z.object({
+  username: Username,
+  email: Email,
+  firstName: RequiredPersonName('firstName'),
+  lastName: RequiredPersonName('lastName'),
+  cellphone: Cellphone.default(''),
+  password: Password,
+  enabled: BooleanLike.optional(),
+  organizations: z.array(Id).length(1, 'organizations lists exactly one organisation'),
+})
+export type Registration = z.infer<typeof Registration>
+
+export const Registered = z.object({ success: z.literal(true), message: z.string(), id: z.number().int() })
+export type Registered = z.infer<typeof Registered>
+
+/** A user as administrators see it; never the password or its hash. */
+export const User = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  cellphone: z.string(),
+  enabled: z.boolean(),
+  group_id: z.number().int(),
+  group_name: z.string(),
+  role: Role,
+  organization_id: z.number().int(),
+  organization_name: z.string(),
+  /** SEED.md's other spelling of the organisation: a one-item list, as registration sends it. */
+  organizations: z.array(z.number().int()),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+export type User = z.infer<typeof User>
+
+/** Query of GET /admin/users: filter matches username, email, first and last name, ignoring case. */
+export const UsersQuery = z.object({
+  filter: z.string().trim().max(200, 'filter is at most 200 characters').regex(NO_NUL, 'filter cannot contain NUL').default(''),
+  limit: z.coerce.number().int().min(1).max(500).default(PAGE_SIZE_USERS),
+  offset: z.coerce.number().int().min(0).default(0),
+})
+export type UsersQuery = z.infer<typeof UsersQuery>
+
+export const UsersPage = z.object({ success: z.literal(true), users: z.array(User), count: z.number().int() })
+export type UsersPage = z.infer<typeof UsersPage>
+
+export const UserIdParams = z.object({ id: Id })
+
+/**
+ * Body of PUT /admin/users/{id}; a blank or missing password keeps the current one. Names may be blank here:
+ * accounts made by single sign-on or the bootstrap administrator can lack them, and editing must not force a guess.
+ */
+export const UserUpdate = z.object({
+  id: Id,
+  username: Username,
+  email: Email,
+  firstName: PersonName('firstName'),
+  lastName: PersonName('lastName'),
+  cellphone: Cellphone.default(''),
+  // Forms send an empty field for "unchanged"; some clients send null.
+  password: z.preprocess((value) => (value === '' || value === null ? undefined : value), Password.optional()),
+  group_id: Id,
+  organization_id: Id,
+  enabled: BooleanLike,
+})
+export type UserUpdate = z.infer<typeof UserUpdate>
+
+export const UserUpdated = z.object({ success: z.literal(true), message: z.string(), id: z.number().int() })
+export type UserUpdated = z.infer<typeof UserUpdated>
+
+export const OrganizationIdParams = z.object({ organization_id: Id })
+
+export const Group = z.object({ id: z.number().int(), name: z.string(), role: Role, organization_id: z.number().int() })
+export type Group = z.infer<typeof Group>
+
+/** Answer of GET /admin/groups/{organization_id}: the organisation's groups, each with its role. */
+export const GroupList = z.array(Group)

@@ -1,0 +1,104 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+// Sign-in end to end (issue 6): the product with AUTH_ENABLED=true against a real OpenID provider (oidc-provider)
+// started here on 127.0.0.1, plus local accounts. Its own ports and data, so it runs beside playwright.config.ts.
+const WEB_PORT = Number(process.env.E2E_AUTH_WEB_PORT ?? 3320)
+const API_PORT = Number(process.env.E2E_AUTH_API_PORT ?? 3321)
+const OIDC_PORT = Number(process.env.E2E_AUTH_OIDC_PORT ?? 3322)
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+const WEB = `http://127.0.0.1:${WEB_PORT}`
+const OIDC = `http://127.0.0.1:${OIDC_PORT}`
+const CLIENT_ID = 'knowledge-assistant-e2e'
+const CLIENT_SECRET = 'e2e-client-secret-0123456789abcdef'
+
+// The specs read these to reach the backend and the provider's test counters (tests/e2e-auth/support.ts).
+process.env.E2E_AUTH_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kb-e2e-auth-'))
+process.env.E2E_AUTH_WEB_URL = WEB
+process.env.E2E_AUTH_API_URL = `http://127.0.0.1:${API_PORT}`
+process.env.E2E_AUTH_OIDC_URL = OIDC
+process.env.E2E_AUTH_API_KEY ??= 'e2e-auth-api-key-0123456789'
+process.env.E2E_AUTH_ADMIN_PASSWORD ??= 'e2e-auth-admin-password'
+/** Local tokens live 70 s: renewal ahead of expiry (60 s) starts 10 s after sign-in. */
+process.env.E2E_AUTH_TOKEN_TTL_SECONDS ??= '70'
+
+export default defineConfig({
+  testDir: 'tests/e2e-auth',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: 'playwright-report-auth' }]],
+  outputDir: 'test-results-auth',
+  use: {
+    baseURL: WEB,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  // Every spec runs twice: with JavaScript and without it.
+  projects: [
+    { name: 'auth-js', use: { javaScriptEnabled: true } },
+    { name: 'auth-no-js', use: { javaScriptEnabled: false } },
+  ],
+  webServer: [
+    {
+      command: 'node tests/fixtures/oidc-provider.mjs',
+      url: `${OIDC}/.well-known/openid-configuration`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        OIDC_FIXTURE_PORT: String(OIDC_PORT),
+        OIDC_FIXTURE_CLIENT_ID: CLIENT_ID,
+        OIDC_FIXTURE_CLIENT_SECRET: CLIENT_SECRET,
+        OIDC_FIXTURE_REDIRECT_URI: `${WEB}/auth/callback`,
+        OIDC_FIXTURE_POST_LOGOUT_REDIRECT_URI: `${WEB}/login`,
+        OIDC_FIXTURE_ID_TOKEN_TTL: '90',
+      },
+    },
+    {
+      command: 'node scripts/start.mjs',
+      url: `${WEB}/login`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(WEB_PORT),
+        API_PORT: String(API_PORT),
+        DATA_DIR: process.env.E2E_AUTH_DATA_DIR,
+        LOG_LEVEL: 'warn',
+        LOAD_DEMO_CONTENT: 'true',
+        API_KEY: process.env.E2E_AUTH_API_KEY,
+        SESSION_SECRET: 'e2e-auth-session-secret-0123456789abcdef',
+        TOKEN_SECRET: 'e2e-auth-token-secret-0123456789abcdef',
+        TOKEN_TTL_SECONDS: process.env.E2E_AUTH_TOKEN_TTL_SECONDS,
+        ADMIN_PASSWORD: process.env.E2E_AUTH_ADMIN_PASSWORD,
+        AUTH_ENABLED: 'true',
+        OIDC_AUTHORITY: OIDC,
+        OIDC_CLIENT_ID: CLIENT_ID,
+        OIDC_CLIENT_SECRET: CLIENT_SECRET,
+        OIDC_REDIRECT_URI: `${WEB}/auth/callback`,
+        OIDC_ISSUER: OIDC,
+        OIDC_AUDIENCE: CLIENT_ID,
+      },
+    },
+  ],
+})

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3310)
+const API_PORT = Number(process.env.E2E_API_PORT ?? 3311)
+// Two more web servers, in other sponsor themes, over the same backend (themes.spec, screenshots.spec, a11y.spec).
+const THEMED_SERVERS = [
+  { key: 'regional-rail', port: WEB_PORT + 2 },
+  { key: 'white-label', port: WEB_PORT + 3 },
+].map((server, index) => ({ ...server, port: Number(process.env.E2E_THEME_PORTS?.split(',')[index] ?? server.port) }))
+// Debian's Chromium (README: the test command installs it when missing); Playwright never downloads a browser here.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+// This file is evaluated again in every worker: values made here go through the environment so all agree.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kb-e2e-'))
+// The web servers share one backend, so they need the same API key and administrator password (start.mjs keeps given values).
+process.env.E2E_API_KEY ??= randomBytes(24).toString('hex')
+process.env.E2E_ADMIN_PASSWORD ??= randomBytes(18).toString('base64url')
+process.env.E2E_THEME_SERVERS ??= JSON.stringify([
+  { key: 'default', baseURL: `http://127.0.0.1:${WEB_PORT}` },
+  ...THEMED_SERVERS.map(({ key, port }) => ({ key, baseURL: `http://127.0.0.1:${port}` })),
+])
+
+const sharedEnv = {
+  API_KEY: process.env.E2E_API_KEY,
+  ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
+  API_BASE_URL: `http://127.0.0.1:${API_PORT}`,
+  LOG_LEVEL: 'warn',
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${WEB_PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  // Every spec runs twice: with JavaScript and without it.
+  projects: [
+    { name: 'js', use: { javaScriptEnabled: true } },
+    { name: 'no-js', use: { javaScriptEnabled: false } },
+  ],
+  webServer: [
+    {
+      name: 'product',
+      command: 'node scripts/start.mjs',
+      url: `http://127.0.0.1:${WEB_PORT}/ask`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        ...sharedEnv,
+        PORT: String(WEB_PORT),
+        API_PORT: String(API_PORT),
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        SPONSOR_THEME: 'default',
+      },
+    },
+    ...THEMED_SERVERS.map(({ key, port }) => ({
+      name: `web ${key}`,
+      command: 'node node_modules/@remix-run/serve/dist/cli.js build/server/index.js',
+      // Answers once the backend started by the first server is up.
+      url: `http://127.0.0.1:${port}/ask`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      env: {
+        ...sharedEnv,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+        SPONSOR_THEME: key,
+      },
+    })),
+  ],
+})

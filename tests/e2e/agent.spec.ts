@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test'
+
+test.describe('Agent', () => {
+  test('warns when the command is blank', async ({ page }) => {
+    await page.goto('/agent')
+    await page.getByLabel('Command').fill('   ')
+    await page.getByRole('button', { name: 'Run agent' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Hey' })).toContainText('You need to provide a command')
+    await expect(page.getByLabel('Command')).toHaveAttribute('aria-invalid', 'true')
+  })
+
+  test('runs the general agent and shows its answer with sources once finished', async ({ page }) => {
+    await page.goto('/agent')
+    await page.getByLabel('Command').fill('How do I add an article and how do I publish drafts?')
+    await page.getByRole('button', { name: 'Run agent' }).click()
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer).toBeVisible({ timeout: 45_000 })
+    await expect(answer.getByRole('list', { name: 'Sources' }).getByRole('listitem').first()).toBeVisible()
+    await expect(page).toHaveURL(/\/agent\?task=/)
+  })
+
+  test('keeps each variant on its own screen', async ({ page }) => {
+    await page.goto('/agent/government')
+    await expect(page.getByRole('heading', { name: 'Government agent' })).toBeVisible()
+    await page.getByRole('navigation', { name: 'Agent variants' }).getByRole('link', { name: 'General agent' }).click()
+    await expect(page.getByRole('heading', { name: 'General agent' })).toBeVisible()
+  })
+})
+
+test('the government agent fills a chosen template from the knowledge base and the answer downloads as Word', async ({ page }, testInfo) => {
+  const name = `Guide summary ${testInfo.project.name} ${Date.now()}`
+  await page.goto('/settings/templates/new')
+  await page.getByLabel('Name', { exact: true }).fill(name)
+  await page.getByLabel('Section 1 title').fill('Adding articles')
+  await page.getByLabel('Section 1 instructions').fill('How an article is added and published.')
+  await page.getByRole('button', { name: 'Add template' }).click()
+  await expect(page).toHaveURL(/\/settings\/templates$/)
+
+  await page.goto('/agent/government')
+  await page.getByLabel('Command').fill('How do I add an article and publish it?')
+  await page.getByLabel('Template').selectOption({ label: name })
+  await page.getByRole('button', { name: 'Run agent' }).click()
+  const answer = page.getByRole('region', { name: 'Answer' })
+  await expect(answer).toBeVisible({ timeout: 45_000 })
+  await expect(answer).toContainText('Adding articles')
+  await expect(answer.getByRole('list', { name: 'Sources' }).getByRole('listitem').first()).toBeVisible()
+  const download = page.waitForEvent('download')
+  await answer.getByRole('link', { name: 'Download as Word (.docx)' }).click()
+  expect((await download).suggestedFilename()).toBe('answer.docx')
+})

@@ -1,0 +1,90 @@
+import { expect, test } from '@playwright/test'
+
+test.describe('Ask', () => {
+  test('a newcomer asks how to add an article and reads an answer with a source', async ({ page }) => {
+    await page.goto('/')
+    await expect(page).toHaveURL(/\/ask$/)
+    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('How do I add an article?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer).toContainText('Add article')
+    await expect(answer).toContainText('[1]')
+    const sources = answer.getByRole('list', { name: 'Sources' })
+    await expect(sources.getByRole('listitem').first()).toBeVisible()
+
+    await sources.getByRole('link').first().click()
+    await expect(page).toHaveURL(/\/articles\/\d+$/)
+    await expect(page.getByRole('heading', { level: 1 })).not.toBeEmpty()
+  })
+
+  test('shows the error beside the field when the question is blank', async ({ page }) => {
+    await page.goto('/ask')
+    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('    ')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+    await expect(page.getByText('Please enter a question')).toBeVisible()
+    await expect(page.getByRole('textbox', { name: 'Question', exact: true })).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByRole('region', { name: 'Answer' })).toHaveCount(0)
+  })
+
+  test('says plainly when nothing in the knowledge base answers the question', async ({ page }) => {
+    await page.goto('/ask')
+    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('What is the boiling point of mercury on Neptune?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer).toContainText('could not find an answer to that in the knowledge base')
+    await expect(answer.getByRole('list', { name: 'Sources' })).toHaveCount(0)
+  })
+
+  test('asks a query shortcut with one click', async ({ page }) => {
+    await page.goto('/ask')
+    await page.getByRole('button', { name: 'How do I publish drafts?' }).click()
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer).toContainText('You asked: How do I publish drafts?')
+    await expect(answer.getByRole('list', { name: 'Sources' }).getByRole('listitem').first()).toBeVisible()
+  })
+})
+
+test.describe('Ask: after the answer', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/ask')
+    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('How do I give feedback on an answer?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+    await expect(page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Sources' })).toBeVisible()
+  })
+
+  test('sends feedback and thanks the user', async ({ page }) => {
+    await page.getByRole('form', { name: 'Feedback' }).getByRole('button', { name: 'Yes, helpful' }).click()
+    const toast = page.getByRole('status').filter({ hasText: 'Feedback sent' })
+    await expect(toast).toBeVisible()
+    await expect(toast).toContainText('Thank you for your feedback! It helps us improve.')
+  })
+
+  test('saves the query with a comment', async ({ page }, testInfo) => {
+    const form = page.getByRole('form', { name: 'Save query' })
+    await form.getByLabel('Comment for your saved query').fill(`keep this (${testInfo.project.name})`)
+    await form.getByRole('button', { name: 'Save query' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Saved to your queries' })).toBeVisible()
+  })
+
+  test('downloads the answer as a Word document', async ({ page }) => {
+    const download = page.waitForEvent('download')
+    await page.getByRole('link', { name: 'Download as Word (.docx)' }).click()
+    const file = await download
+    expect(file.suggestedFilename()).toBe('answer.docx')
+    const path = await file.path()
+    const { readFileSync } = await import('node:fs')
+    expect(readFileSync(path!).subarray(0, 2).toString()).toBe('PK')
+  })
+
+  test('hides and shows the bot info section, remembering the choice', async ({ page }) => {
+    const section = page.getByRole('region', { name: 'Bot info' })
+    await expect(section.getByText('Documents')).toBeVisible()
+    await section.getByRole('button', { name: 'Hide bot info' }).click()
+    await expect(page.getByRole('region', { name: 'Bot info' }).getByText('Documents')).toHaveCount(0)
+    await page.goto('/ask')
+    await expect(page.getByRole('region', { name: 'Bot info' }).getByRole('button', { name: 'Show bot info' })).toBeVisible()
+    await page.getByRole('region', { name: 'Bot info' }).getByRole('button', { name: 'Show bot info' }).click()
+    await expect(page.getByRole('region', { name: 'Bot info' }).getByText('Documents')).toBeVisible()
+  })
+})

@@ -1,0 +1,120 @@
+import { expect, test } from '@playwright/test'
+import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, startFixtureSite, type FixtureSite } from '../fixtures/fixture-site'
+import { makeSampleDocx, makeSamplePdf } from '../fixtures/sample-files'
+
+test.describe('Import', () => {
+  test('an uploaded Markdown file becomes a draft, with its result on the progress page', async ({ page }, testInfo) => {
+    // Words of its own per project, so the js and no-js runs never see each other's draft.
+    const word = testInfo.project.name === 'js' ? 'marrowfat' : 'kelvedon'
+    const title = `Growing ${word} peas`
+    await page.goto('/articles/import')
+    await page.getByLabel('Files', { exact: true }).setInputFiles({
+      name: `${word}-notes.md`,
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(`# ${title}\n\nSow ${word} peas in March, two inches deep.\n\n- Stake them early\n- Pick often\n`),
+    })
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+
+    await expect(page).toHaveURL(/\/articles\/import\/[0-9a-f-]{36}$/)
+    await expect(page.getByRole('heading', { name: 'Upload' })).toBeVisible()
+    await expect(page.getByRole('status').filter({ hasText: 'Imported 1 of 1 files into 1 draft' }).first()).toBeVisible()
+    const row = page.getByRole('table', { name: 'Files' }).getByRole('row').filter({ hasText: `${word}-notes.md` })
+    await expect(row).toContainText('Imported')
+    await expect(row.getByRole('link', { name: 'Download' })).toBeVisible()
+
+    await page.getByRole('link', { name: 'Review drafts' }).click()
+    await expect(page).toHaveURL(/\/articles\/drafts/)
+    await expect(page.getByRole('table', { name: 'Drafts' })).toContainText(title)
+  })
+
+  test('refuses a file whose content is of an unsupported type, naming it beside the field', async ({ page }) => {
+    await page.goto('/articles/import')
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+    await page.getByLabel('Files', { exact: true }).setInputFiles({ name: 'holiday.pdf', mimeType: 'application/pdf', buffer: png })
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'holiday.pdf is image/png' })).toBeVisible()
+    await expect(page).toHaveURL(/\/articles\/import(\?index)?$/)
+  })
+
+  test('refuses to crawl a private address, saying why beside the field', async ({ page }) => {
+    await page.goto('/articles/import')
+    // A literal address: the guard refuses it without any DNS query or connection.
+    await page.getByLabel('Start address').fill('http://10.11.12.13/intranet')
+    await page.getByRole('button', { name: 'Start crawl' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: '10.11.12.13 is a private address' })).toBeVisible()
+  })
+
+  test('refuses a video address that is not YouTube, beside the field', async ({ page }) => {
+    await page.goto('/articles/import')
+    await page.getByLabel('Video address').fill('https://vimeo.com/123456')
+    await page.getByRole('button', { name: 'Import transcript' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'url is not a YouTube video address' })).toBeVisible()
+  })
+})
+
+// The issue's acceptance flow. The backend started by playwright.config.ts must allow the fixture site:
+// FETCH_ALLOW_HOSTS=127.0.0.1:$E2E_FIXTURE_PORT and YOUTUBE_TRANSCRIPT_BASE_URL=http://127.0.0.1:$E2E_FIXTURE_PORT.
+const FIXTURE_PORT = Number(process.env.E2E_FIXTURE_PORT ?? 0)
+
+test.describe('Import, review, publish and ask, with JavaScript off', () => {
+  let site: FixtureSite | undefined
+  test.beforeAll(async ({}, testInfo) => {
+    if (testInfo.project.name === 'no-js' && FIXTURE_PORT) site = await startFixtureSite({ port: FIXTURE_PORT })
+  })
+  test.afterAll(async () => {
+    await site?.close()
+  })
+
+  test('uploads a PDF and a DOCX, crawls a site, imports a transcript, publishes them and answers from them', async ({ page }, testInfo) => {
+    test.skip(testInfo.project.name !== 'no-js', 'The flow runs once, with scripts off')
+    test.skip(!FIXTURE_PORT, 'Needs E2E_FIXTURE_PORT and the fixture-site settings of the backend in playwright.config.ts')
+    test.setTimeout(180_000)
+    const geraniums = {
+      title: 'Overwintering geraniums',
+      paragraphs: ['Bring geraniums indoors before the first frost and keep them in a cool bright room at about ten degrees.'],
+      subheading: 'Through the winter',
+      bullets: ['Water them once a month', 'Cut them back by half in March'],
+    }
+
+    await page.goto('/articles/import')
+    await page.getByLabel('Files', { exact: true }).setInputFiles([
+      { name: 'basil.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeSamplePdf()) },
+      { name: 'geraniums.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(await makeSampleDocx(geraniums)) },
+    ])
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Imported 2 of 2 files into 2 drafts' }).first()).toBeVisible()
+
+    await page.goto('/articles/import')
+    await page.getByLabel('Start address').fill(`http://127.0.0.1:${FIXTURE_PORT}/guide/composting`)
+    await page.getByLabel('Depth').fill('0')
+    await page.getByLabel('Maximum pages').fill('1')
+    await page.getByRole('button', { name: 'Start crawl' }).click()
+    await expect(page.getByRole('heading', { name: /^Crawl of / })).toBeVisible()
+    // Without scripts the page refreshes itself (meta refresh) until the crawl ends.
+    await expect(page.getByRole('status').filter({ hasText: 'Crawled 1 page: 1 draft, 0 failed, 0 excluded' }).first()).toBeVisible({ timeout: 60_000 })
+
+    await page.goto('/articles/import')
+    await page.getByLabel('Video address').fill(`https://www.youtube.com/watch?v=${FIXTURE_VIDEO_ID}`)
+    await page.getByRole('button', { name: 'Import transcript' }).click()
+    await expect(page).toHaveURL(/\/articles\/drafts/)
+    await expect(page.getByRole('status').filter({ hasText: `Transcript of “${FIXTURE_VIDEO_TITLE}” saved as a draft` })).toBeVisible()
+    const drafts = page.getByRole('table', { name: 'Drafts' })
+    for (const title of ['Growing basil indoors', 'Overwintering geraniums', 'Composting kitchen scraps', FIXTURE_VIDEO_TITLE]) await expect(drafts).toContainText(title)
+
+    await page.getByRole('button', { name: 'Publish all' }).click()
+    await expect(page.getByText(/Published \d+ of \d+ drafts/)).toBeVisible({ timeout: 60_000 })
+
+    const questions = [
+      ['How many hours of light does basil need on a windowsill?', 'at least six hours of light'],
+      ['When should geraniums be brought indoors?', 'Bring geraniums indoors before the first frost'],
+      ['How often should I turn the compost heap?', 'Turn the heap every fortnight'],
+      ['What invites blight on tomatoes?', 'that invites blight'],
+    ]
+    for (const [question, expected] of questions) {
+      await page.goto('/ask')
+      await page.getByRole('textbox', { name: 'Question', exact: true }).fill(question)
+      await page.getByRole('button', { name: 'Ask', exact: true }).click()
+      await expect(page.getByRole('region', { name: 'Answer' })).toContainText(expected, { timeout: 30_000 })
+    }
+  })
+})

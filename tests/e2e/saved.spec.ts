@@ -1,0 +1,77 @@
+import { expect, test, type Page, type TestInfo } from '@playwright/test'
+
+/** Words of their own per project, so the js and no-js runs never see each other's saved queries. */
+const wordFor = (testInfo: TestInfo, base: string) => `${base}${testInfo.project.name === 'js' ? 'jay' : 'nox'}${testInfo.retry}`
+
+const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
+
+/** Asks a question through the Ask form and saves its log to my queries from the log's page. */
+async function askAndSave(page: Page, question: string, note: string) {
+  const asked = await page.request.post('/ask', { form: { question }, maxRedirects: 0 })
+  expect(asked.status()).toBe(302)
+  await page.goto('/logs')
+  await page.getByRole('table', { name: 'Query logs' }).getByRole('link', { name: question, exact: true }).click()
+  await expect(page).toHaveURL(/\/logs\/\d+$/)
+  const save = page.getByRole('form', { name: 'Save to my queries' })
+  await save.getByLabel('Note for your saved query').fill(note)
+  await save.getByRole('button', { name: 'Save query' }).click()
+  await expect(toast(page, 'Query saved')).toBeVisible()
+  return page.url()
+}
+
+test.describe('Saved queries', () => {
+  test('lists a saved query, opens its log, changes its note and deletes it', async ({ page }, testInfo) => {
+    const word = wordFor(testInfo, 'keepsake')
+    const question = `How do I publish the ${word} drafts?`
+    const logUrl = await askAndSave(page, question, `For the ${word} newsletter`)
+
+    // (A link on the log's page leads here; the toast of the save may still cover the tab with scripts off.)
+    await page.getByRole('region', { name: 'Save to my queries' }).getByRole('link', { name: 'Saved queries' }).click()
+    await expect(page).toHaveURL(/\/saved$/)
+    const item = page.getByRole('listitem', { name: question })
+    await expect(item).toBeVisible()
+    const note = item.getByRole('form', { name: `Note for ${question}` })
+    await expect(note.getByLabel('Note', { exact: true })).toHaveValue(`For the ${word} newsletter`)
+
+    await note.getByLabel('Note', { exact: true }).fill(`For the ${word} annual report`)
+    await note.getByRole('button', { name: 'Update note' }).click()
+    await expect(toast(page, 'Saved query updated')).toBeVisible()
+    await expect(note.getByLabel('Note', { exact: true })).toHaveValue(`For the ${word} annual report`)
+    await page.reload()
+    await expect(page.getByRole('listitem', { name: question }).getByLabel('Note', { exact: true })).toHaveValue(`For the ${word} annual report`)
+
+    await page.getByRole('listitem', { name: question }).getByRole('link', { name: `Open ${question}` }).click()
+    await expect(page).toHaveURL(logUrl)
+    await expect(page.getByRole('heading', { level: 1, name: /^Log \d+$/ })).toBeVisible()
+    await page.goBack()
+    await expect(page).toHaveURL(/\/saved$/)
+
+    await page
+      .getByRole('listitem', { name: question })
+      .getByRole('form', { name: `Delete saved query ${question}` })
+      .getByRole('button', { name: 'Delete saved query' })
+      .click()
+    await expect(toast(page, 'Saved query deleted')).toBeVisible()
+    await expect(page.getByRole('listitem', { name: question })).toHaveCount(0)
+  })
+
+  test("says 'Cannot save or update query' when the saved query is gone", async ({ page, context }, testInfo) => {
+    const word = wordFor(testInfo, 'ephemera')
+    const question = `Where did the ${word} query go?`
+    await askAndSave(page, question, 'soon gone')
+    await page.goto('/saved')
+
+    // Deleted meanwhile in another tab.
+    const other = await context.newPage()
+    await other.goto('/saved')
+    await other.getByRole('form', { name: `Delete saved query ${question}` }).getByRole('button', { name: 'Delete saved query' }).click()
+    await expect(other.getByRole('listitem', { name: question })).toHaveCount(0)
+    await other.close()
+
+    const note = page.getByRole('form', { name: `Note for ${question}` })
+    await note.getByLabel('Note', { exact: true }).fill('too late')
+    await note.getByRole('button', { name: 'Update note' }).click()
+    // One assertion: with scripts on the toast leaves after its life.
+    await expect(toast(page, 'Cannot save or update query').filter({ hasText: 'Something went wrong' })).toBeVisible()
+  })
+})

@@ -1,0 +1,26 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { test } from '@playwright/test'
+import { openScreen, screensToCheck, themeServers } from './support/screens'
+
+// A full-page screenshot of every screen in each of the three themed web servers of playwright.config.ts, with
+// scripts on and off. Kept as test artifacts: test-results/screenshots/<theme>/<project>/<screen>.png, and attached
+// to each test (so the HTML report shows them).
+for (const server of themeServers()) {
+  test.describe(`Screenshots, ${server.key} theme`, () => {
+    test.use({ baseURL: server.baseURL, viewport: { width: 1280, height: 800 } })
+
+    for (const screen of screensToCheck()) {
+      test(`${screen.slug}`, async ({ page }, testInfo) => {
+        const opened = await openScreen(page, screen)
+        test.skip(!opened.isOpen, opened.reason)
+        if (testInfo.project.name === 'js') await page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined)
+        const image = await page.screenshot({ fullPage: true, animations: 'disabled' })
+        const directory = path.join(testInfo.project.outputDir, 'screenshots', server.key, testInfo.project.name)
+        mkdirSync(directory, { recursive: true })
+        writeFileSync(path.join(directory, `${screen.slug}.png`), image)
+        await testInfo.attach(`${server.key} ${screen.slug} (${testInfo.project.name})`, { body: image, contentType: 'image/png' })
+      })
+    }
+  })
+}

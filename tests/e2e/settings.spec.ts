@@ -1,0 +1,287 @@
+import { mkdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+
+/**
+ * Bot and agent settings are one record each, shared by the js and no-js runs; a lock (a directory, created
+ * atomically) keeps the two runs from saving over each other. Templates get names of their own per run instead.
+ */
+async function withSettingsLock<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const lock = path.join(process.env.E2E_DATA_DIR ?? tmpdir(), `settings-lock-${name}`)
+  for (let attempt = 0; ; attempt++) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      if (attempt > 600) throw new Error(`settings lock ${name} stayed taken`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+  try {
+    return await run()
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+
+/** Picks an option: a native <select> without scripts, the react-aria listbox with them. */
+async function choose(page: Page, label: string, option: string, isJs: boolean) {
+  if (isJs) {
+    await page.getByRole('button', { name: label }).click()
+    await page.getByRole('option', { name: option, exact: true }).click()
+  } else {
+    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
+  }
+}
+
+const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
+
+test.describe('Settings', () => {
+  test('moves between the settings screens, each with its own address', async ({ page }) => {
+    await page.goto('/settings')
+    const nav = page.getByRole('navigation', { name: 'Settings' })
+    for (const [name, address] of [
+      ['Agent settings', /\/settings\/agent$/],
+      ['Templates', /\/settings\/templates$/],
+      ['Workflow graph', /\/settings\/graph$/],
+      ['Bot settings', /\/settings$/],
+    ] as const) {
+      await nav.getByRole('link', { name }).click()
+      await expect(page).toHaveURL(address)
+      await expect(nav.getByRole('link', { name })).toHaveAttribute('aria-current', 'page')
+    }
+  })
+
+  test('saves the bot settings form and shows the saved values again', async ({ page }, testInfo) => {
+    test.setTimeout(120_000)
+    const isJs = testInfo.project.name === 'js'
+    const stamp = `${testInfo.project.name}-${Date.now()}`
+    await withSettingsLock('bot', async () => {
+      await page.goto('/settings')
+      const form = page.locator('form#bot-settings')
+      // Every field of SEED.md §3 is on the form.
+      for (const label of [
+        'Bot type',
+        'Bot language',
+        'Bot description',
+        'Who am I',
+        'Bot prefix',
+        'SMS prompt text',
+        'Number of sources',
+        'Score threshold',
+        'Template bot language',
+        'Template bot prefix',
+        'Template bot description',
+        'Template context',
+        'Template query',
+        'Shortcut 1 query',
+        'Shortcut 3 query',
+      ]) {
+        await expect(form.getByLabel(label, { exact: true })).toBeVisible()
+      }
+      await expect(form.getByText('Semantic firewall', { exact: true })).toBeVisible()
+      const original = {
+        prefix: await form.getByLabel('Bot prefix', { exact: true }).inputValue(),
+        context: await form.getByLabel('Template context', { exact: true }).inputValue(),
+        isMultiple: await form.getByRole('switch', { name: 'Multiple models' }).isChecked(),
+      }
+
+      await form.getByLabel('Bot prefix', { exact: true }).fill(`Answer briefly (${stamp}).`)
+      await form.getByLabel('Template context', { exact: true }).fill(`Context ${stamp}`)
+      await form.getByText('Multiple models', { exact: true }).click()
+      // The search type stays keyword (other specs ask questions meanwhile), but it goes through the select.
+      await choose(page, 'Search type', 'Keyword (BM25)', isJs)
+      await choose(page, 'LLM model', 'Use default model', isJs)
+      await form.getByRole('button', { name: 'Save bot settings' }).click()
+
+      await expect(toast(page, 'Bot settings saved')).toBeVisible()
+      await page.goto('/settings')
+      await expect(form.getByLabel('Bot prefix', { exact: true })).toHaveValue(`Answer briefly (${stamp}).`)
+      await expect(form.getByLabel('Template context', { exact: true })).toHaveValue(`Context ${stamp}`)
+      await expect(form.getByRole('switch', { name: 'Multiple models' })).toBeChecked({ checked: !original.isMultiple })
+
+      // Put things back as they were.
+      await form.getByLabel('Bot prefix', { exact: true }).fill(original.prefix)
+      await form.getByLabel('Template context', { exact: true }).fill(original.context)
+      await form.getByText('Multiple models', { exact: true }).click()
+      await form.getByRole('button', { name: 'Save bot settings' }).click()
+      await expect(toast(page, 'Bot settings saved')).toBeVisible()
+      await page.goto('/settings')
+      await expect(form.getByRole('switch', { name: 'Multiple models' })).toBeChecked({ checked: original.isMultiple })
+    })
+  })
+
+  test('refuses a number of sources out of range and keeps the stored one', async ({ page }, testInfo) => {
+    await page.goto('/settings')
+    const field = page.getByLabel('Number of sources', { exact: true })
+    const stored = await field.inputValue()
+    await field.fill('25')
+    await page.getByRole('button', { name: 'Save bot settings' }).click()
+    if (testInfo.project.name === 'js') {
+      await expect(page.getByText('Please enter a whole number from 1 to 20')).toBeVisible()
+    } else {
+      // Without scripts the browser's own check (max=20) stops the form.
+      await expect(page.locator('input[name="num_sources_k"]:invalid')).toHaveCount(1)
+    }
+    await page.goto('/settings')
+    await expect(page.getByLabel('Number of sources', { exact: true })).toHaveValue(stored)
+  })
+
+  test('agent settings: a tool added in a new row, used by an agent, shown in the graph, then removed', async ({ page }, testInfo) => {
+    test.setTimeout(150_000)
+    const isJs = testInfo.project.name === 'js'
+    const tool = `lookup_${testInfo.project.name.replace('-', '_')}_${Date.now()}`
+    await withSettingsLock('agent', async () => {
+      await page.goto('/settings/agent')
+      const form = page.locator('form#agent-settings')
+      // 'Use default model' is the default (empty) choice, not one of the clean list.
+      if (isJs) {
+        await expect(form.getByRole('button', { name: 'LLM model' })).toContainText('Use default model')
+      } else {
+        const options = await form.getByLabel('LLM model', { exact: true }).locator('option').allTextContents()
+        expect(options[0]).toBe('Use default model')
+        expect(options.filter((option) => option === 'Use default model')).toHaveLength(1)
+        await expect(form.getByLabel('LLM model', { exact: true })).toHaveValue('')
+      }
+      await expect(form.getByLabel('Max iterations')).toHaveValue(/^\d+$/)
+      await expect(form.getByRole('switch', { name: 'Debug trace' })).toBeAttached()
+      await expect(form.getByLabel('Shortcut 3 query')).toBeAttached()
+
+      const toolRows = await form.getByLabel(/^Tool \d+ name$/).count()
+      const blank = toolRows // the last row is the empty one
+      await form.getByLabel(`Tool ${blank} name`).fill(tool)
+      await form.getByLabel(`Tool ${blank} description`).fill('Looks things up for the end-to-end test.')
+      await form.getByRole('button', { name: 'Add tool row' }).click()
+      await expect(form.getByLabel(`Tool ${blank + 1} name`)).toHaveValue('')
+      await expect(form.getByLabel(`Tool ${blank} name`)).toHaveValue(tool)
+
+      const agent = form.getByRole('group', { name: 'Agent 1' })
+      const agentTools = agent.getByLabel('General tools (comma-separated)')
+      const originalTools = await agentTools.inputValue()
+      await agentTools.fill(`${originalTools}, teleport`)
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(agent.getByText(/Unknown tool teleport/)).toBeVisible()
+      // The refused form keeps what was typed.
+      await expect(form.getByLabel(`Tool ${blank} name`)).toHaveValue(tool)
+
+      await agent.getByLabel('General tools (comma-separated)').fill(`${originalTools}, ${tool}`)
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(toast(page, 'Agent settings saved')).toBeVisible()
+
+      await page.goto('/settings/graph')
+      await expect(page.getByRole('list', { name: 'Tools' })).toContainText(tool)
+      await expect(page.getByRole('list', { name: 'Connections' })).toContainText(`general → ${tool} (uses)`)
+
+      await page.goto('/settings/agent')
+      await form.getByRole('group', { name: 'Agent 1' }).getByLabel('General tools (comma-separated)').fill(originalTools)
+      await form.getByRole('button', { name: `Remove tool ${blank}` }).click()
+      await expect(form.getByLabel(`Tool ${blank} name`)).toHaveValue('')
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(toast(page, 'Agent settings saved')).toBeVisible()
+      await page.goto('/settings/graph')
+      await expect(page.getByRole('list', { name: 'Tools' })).not.toContainText(tool)
+    })
+  })
+
+  test('creates a template with ordered sections, edits it and deletes it', async ({ page }, testInfo) => {
+    const name = `Briefing note ${testInfo.project.name} ${Date.now()}`
+    await page.goto('/settings/templates')
+    await page.getByRole('link', { name: 'New template' }).click()
+    await expect(page).toHaveURL(/\/settings\/templates\/new$/)
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByLabel('Description', { exact: true }).fill('A one-page note for a minister.')
+    await page.getByLabel('Section 1 title').fill('Summary')
+    await page.getByLabel('Section 1 instructions').fill('Three sentences at most.')
+    await page.getByRole('button', { name: 'Add section' }).click()
+    await page.getByLabel('Section 2 title').fill('Background')
+    await page.getByRole('button', { name: 'Add section' }).click()
+    await page.getByLabel('Section 3 title').fill('Recommendation')
+    await page.getByRole('button', { name: 'Move section 3 up' }).click()
+    await expect(page.getByLabel('Section 2 title')).toHaveValue('Recommendation')
+    await expect(page.getByLabel('Section 3 title')).toHaveValue('Background')
+    await expect(page.getByLabel('Section 1 instructions')).toHaveValue('Three sentences at most.')
+    await page.getByRole('button', { name: 'Add template' }).click()
+
+    await expect(page).toHaveURL(/\/settings\/templates$/)
+    await expect(toast(page, 'Template added')).toBeVisible()
+    const row = page.getByRole('row').filter({ hasText: name })
+    await expect(row).toContainText('Summary · Recommendation · Background')
+
+    await row.getByRole('link', { name, exact: true }).click()
+    await expect(page.getByRole('heading', { name: 'Edit template' })).toBeVisible()
+    await expect(page.getByLabel('Section 2 title')).toHaveValue('Recommendation')
+    await page.getByLabel('Description', { exact: true }).fill('A two-page note for a minister.')
+    await page.getByRole('button', { name: 'Remove section 3' }).click()
+    await expect(page.getByLabel('Section 3 title')).toHaveValue('')
+    await page.getByRole('button', { name: 'Save template' }).click()
+    await expect(toast(page, 'Template updated')).toBeVisible()
+    await expect(row).toContainText('A two-page note for a minister.')
+    await expect(row).toContainText('Summary · Recommendation')
+    await expect(row).not.toContainText('Background')
+
+    await row.getByRole('link', { name: `Delete ${name}` }).click()
+    const confirm = page.getByRole('alertdialog', { name: `Delete template “${name}”?` })
+    await expect(confirm).toBeVisible()
+    await confirm.getByRole('button', { name: 'Delete template' }).click()
+    await expect(toast(page, 'Template deleted')).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Templates' })).not.toContainText(name)
+  })
+
+  test('shows why a template is refused beside its fields', async ({ page }, testInfo) => {
+    const name = `Press release ${testInfo.project.name} ${Date.now()}`
+    await page.goto('/settings/templates/new')
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByLabel('Section 1 title').fill('Headline')
+    await page.getByRole('button', { name: 'Add template' }).click()
+    await expect(toast(page, 'Template added')).toBeVisible()
+
+    // Same name again, in another case: the backend refuses it, and says so beside the name.
+    await page.goto('/settings/templates/new')
+    await page.getByLabel('Name', { exact: true }).fill(name.toUpperCase())
+    await page.getByLabel('Section 1 title').fill('Headline')
+    await page.getByRole('button', { name: 'Add section' }).click()
+    await page.getByLabel('Section 2 title').fill('headline')
+    await page.getByRole('button', { name: 'Add template' }).click()
+    await expect(page.getByText('Another section is already titled "headline"')).toBeVisible()
+    await page.getByLabel('Section 2 title').fill('Body')
+    await page.getByRole('button', { name: 'Add template' }).click()
+    await expect(page.getByText(`A template named "${name.toUpperCase()}" already exists`)).toBeVisible()
+    await expect(page.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+
+    await page.goto('/settings/templates')
+    await page.getByRole('link', { name: `Delete ${name}` }).click()
+    await page.getByRole('button', { name: 'Delete template' }).click()
+    await expect(toast(page, 'Template deleted')).toBeVisible()
+  })
+
+  test('goes back to the list with the reason when a template does not exist', async ({ page }) => {
+    await page.goto('/settings/templates/987654')
+    await expect(page).toHaveURL(/\/settings\/templates$/)
+    await expect(toast(page, 'No template with id 987654')).toContainText('Something went wrong')
+  })
+
+  test('draws the agent workflow: SVG without scripts, interactive with them', async ({ page }, testInfo) => {
+    await page.goto('/settings/graph')
+    await expect(page.getByRole('list', { name: 'Steps' })).toContainText('retrieve')
+    await expect(page.getByRole('list', { name: 'Connections' })).toContainText('grade → plan (grade too low)')
+    const stateFields = page.getByRole('list', { name: 'State fields' })
+    await expect(stateFields).toContainText('command')
+    await expect(stateFields).not.toContainText('current_answer')
+    await expect(stateFields).not.toContainText('current_grade')
+    if (testInfo.project.name === 'js') {
+      const network = page.getByTestId('workflow-graph-interactive')
+      await expect(network).toHaveAttribute('data-status', 'interactive')
+      await expect(network.locator('canvas')).toBeVisible()
+      await expect(page.getByTestId('workflow-graph-svg')).toHaveCount(0)
+    } else {
+      const svg = page.getByRole('img', { name: 'Workflow of the general agent' })
+      await expect(svg).toBeVisible()
+      await expect(svg.locator('[data-node="step:plan"]')).toHaveCount(1)
+      await expect(svg.locator('[data-edge="step:grade->step:plan"]')).toHaveCount(1)
+    }
+    await page.getByRole('navigation', { name: 'Workflow variant' }).getByRole('link', { name: 'Government agent' }).click()
+    await expect(page).toHaveURL(/variant=government/)
+    await expect(page.getByRole('list', { name: 'Steps' })).toContainText('fill_template')
+  })
+})
