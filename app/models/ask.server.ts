@@ -1,8 +1,10 @@
+import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import { AskAnswer } from '../../contracts/ask'
 import { FavoriteSaved, LogChanged } from '../../contracts/query-logs'
 import { BotInfo, WhoAmI } from '../../contracts/settings'
 import { callApi, callApiForFile, type ApiSession } from './api.server'
+import { QUESTION_MAX_LENGTH } from './ask-limits'
 
 export function askQuestion(session: ApiSession, command: string, timezone?: string) {
   return callApi('/ask_qa', { session, method: 'POST', body: { command, timezone }, schema: AskAnswer })
@@ -36,3 +38,21 @@ export function convertAnswerToDocx(session: ApiSession, markdown: string) {
 }
 
 export const AnswerIdentity = z.object({ task: z.string().min(1) })
+
+
+// The Ask page's forms are checked here, on the server only: the page ships no schema library (its JavaScript budget).
+const AskForm = z.object({
+  question: z
+    .string({ error: 'Please enter a question' })
+    .trim()
+    .min(1, 'Please enter a question')
+    .max(QUESTION_MAX_LENGTH, `A question is at most ${QUESTION_MAX_LENGTH} characters`),
+  timezone: z.string().max(100).optional(),
+})
+export const FeedbackForm = z.object({ intent: z.literal('feedback'), log_id: z.coerce.number().int().positive(), feedback: z.enum(['like', 'dislike']), task: z.string().min(1) })
+export const FavoriteForm = z.object({ intent: z.literal('favorite'), log_id: z.coerce.number().int().positive(), comment: z.string().trim().max(5000).default(''), task: z.string().min(1) })
+export const ToggleForm = z.object({ intent: z.literal('toggleBotInfo'), task: z.string().optional() })
+
+export function parseAskForm(formData: FormData) {
+  return parseWithZod(formData, { schema: AskForm })
+}

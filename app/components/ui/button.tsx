@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react'
-import { Button as AriaButton } from 'react-aria-components'
 import * as styles from './controls.css'
 
 interface ButtonProps {
@@ -13,11 +12,15 @@ interface ButtonProps {
   onPress?: () => void
 }
 
-/** A flat button (no ripple); a submit button posts its form with scripts on or off. */
+/**
+ * A flat button (no ripple); a submit button posts its form with scripts on or off. A native <button>: it needs no
+ * script to be keyboard reachable and pressable, and keeps react-aria-components out of pages that only post forms
+ * (docs/decisions: the Ask page's JavaScript budget).
+ */
 export function Button({ children, type = 'submit', name, value, variant = 'primary', isDisabled, form, onPress }: ButtonProps) {
   return (
-    <AriaButton type={type} name={name} value={value} form={form} isDisabled={isDisabled} onPress={onPress} className={styles.button} data-variant={variant}>
+    <button type={type} name={name} value={value} form={form} disabled={isDisabled} onClick={onPress} className={styles.button} data-variant={variant}>
       {children}
-    </AriaButton>
+    </button>
   )
 }

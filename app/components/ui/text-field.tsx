@@ -1,4 +1,3 @@
-import { Input, Label, Text, TextArea, TextField as AriaTextField } from 'react-aria-components'
 import * as styles from './controls.css'
 
 interface TextFieldProps {
@@ -16,33 +15,42 @@ interface TextFieldProps {
 }
 
 /**
- * An outlined text field. Validation messages from the server (or conform, with scripts on) sit beside the
- * field; `required` keeps the browser's own check working before scripts load.
+ * An outlined text field: a native label and input (or textarea), so it works before and without scripts and ships
+ * no widget library. Validation messages from the server (or conform, with scripts on) sit beside the field and are
+ * tied to it by aria-describedby; `required` keeps the browser's own check working before scripts load.
  */
 export function TextField({ label, name, id, defaultValue, errors, description, isRequired, isMultiline, rows = 4, type = 'text', maxLength }: TextFieldProps) {
   const fieldId = id ?? `field-${name}`
   const errorId = `${fieldId}-error`
+  const descriptionId = `${fieldId}-description`
   const hasErrors = Boolean(errors?.length)
+  const describedBy = [hasErrors ? errorId : null, description ? descriptionId : null].filter(Boolean).join(' ') || undefined
   const inputProps = {
     id: fieldId,
+    name,
+    defaultValue,
+    required: isRequired,
+    maxLength,
     className: styles.input,
     'aria-invalid': hasErrors || undefined,
-    'aria-describedby': hasErrors ? errorId : undefined,
+    'aria-describedby': describedBy,
   }
   return (
-    <AriaTextField name={name} defaultValue={defaultValue} isRequired={isRequired} maxLength={maxLength} type={isMultiline ? undefined : type} className={styles.field}>
-      <Label className={styles.label}>{label}</Label>
-      {isMultiline ? <TextArea {...inputProps} rows={rows} /> : <Input {...inputProps} />}
+    <div className={styles.field}>
+      <label className={styles.label} htmlFor={fieldId}>
+        {label}
+      </label>
+      {isMultiline ? <textarea {...inputProps} rows={rows} /> : <input {...inputProps} type={type} />}
       {description ? (
-        <Text slot="description" className={styles.description}>
+        <p id={descriptionId} className={styles.description}>
           {description}
-        </Text>
+        </p>
       ) : null}
       {hasErrors ? (
         <p id={errorId} className={styles.error} role="alert">
           {errors!.join(' ')}
         </p>
       ) : null}
-    </AriaTextField>
+    </div>
   )
 }

@@ -1,26 +1,28 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { z } from 'zod'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
-import { askQuestion, getAnswer, getBotInfo, getWhoAmI, saveFavorite, sendFeedback } from '~/models/ask.server'
+import {
+  askQuestion,
+  FavoriteForm,
+  FeedbackForm,
+  getAnswer,
+  getBotInfo,
+  getWhoAmI,
+  parseAskForm,
+  saveFavorite,
+  sendFeedback,
+  ToggleForm,
+} from '~/models/ask.server'
+import { MAX_ANSWER_TRIES, QUESTION_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { getSession, redirectWithToast, sessionStorage } from '~/utils/session.server'
-
-/** SEED.md §4: a slow answer is fetched again up to 10 times, waiting 1 s, 2 s, … up to 10 s. */
-export const MAX_ANSWER_TRIES = 10
-
-const AskForm = z.object({
-  question: z.string({ error: 'Please enter a question' }).trim().min(1, 'Please enter a question').max(4000, 'A question is at most 4000 characters'),
-  timezone: z.string().max(100).optional(),
-})
 
 export const meta: MetaFunction = () => [{ title: 'Ask · Knowledge assistant' }]
 
@@ -42,10 +44,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw error
   }
 }
-
-const FeedbackForm = z.object({ intent: z.literal('feedback'), log_id: z.coerce.number().int().positive(), feedback: z.enum(['like', 'dislike']), task: z.string().min(1) })
-const FavoriteForm = z.object({ intent: z.literal('favorite'), log_id: z.coerce.number().int().positive(), comment: z.string().trim().max(5000).default(''), task: z.string().min(1) })
-const ToggleForm = z.object({ intent: z.literal('toggleBotInfo'), task: z.string().optional() })
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData()
@@ -80,7 +78,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return redirectWithToast(request, back, { summary: 'All Ok', message: 'Saved to your queries' })
   }
-  const submission = parseWithZod(formData, { schema: AskForm })
+  const submission = parseAskForm(formData)
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
   try {
     const answer = await askQuestion(await requireApiSession(request), submission.value.question, submission.value.timezone)
@@ -106,10 +104,9 @@ export default function AskRoute() {
   const [form, fields] = useForm({
     id: 'ask',
     lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
-    constraint: getZodConstraint(AskForm),
+    // Checked on the server (the same rules with scripts on or off); the field's own required and maxlength
+    // attributes catch the obvious cases before a round trip.
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AskForm }),
   })
   const shortcuts = whoAmI.query_shortcuts.filter((shortcut) => shortcut.enabled && shortcut.query.trim())
   const isPending = answer && (answer.status === 'queued' || answer.status === 'running')
@@ -130,7 +127,7 @@ export default function AskRoute() {
             isRequired
             isMultiline
             rows={3}
-            maxLength={4000}
+            maxLength={QUESTION_MAX_LENGTH}
           />
           <Button isDisabled={isAsking}>{isAsking ? 'Asking…' : 'Ask'}</Button>
         </Form>
