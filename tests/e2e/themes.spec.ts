@@ -36,7 +36,13 @@ for (const server of themeServers()) {
 
     test('gives every page its meta description and titles pages under its own title', async ({ page }) => {
       await page.goto('/ask')
+      await expect(page).toHaveTitle(`Ask · ${theme.head.title}`)
       await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', theme.head.metaDescription)
+      await page.goto('/articles')
+      await expect(page).toHaveTitle(`Articles · ${theme.head.title}`)
+      await page.goto('/register')
+      await expect(page).toHaveTitle(`Register · ${theme.head.title}`)
+      await expect(page.getByRole('banner').getByRole('link', { name: new RegExp(theme.head.title) })).toBeVisible()
       const response = await page.goto('/no-such-page-in-any-theme')
       expect(response?.status()).toBe(404)
       await expect(page).toHaveTitle(`Page not found · ${theme.head.title}`)

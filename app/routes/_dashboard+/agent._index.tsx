@@ -3,8 +3,9 @@ import { Link } from '@remix-run/react'
 import { AgentConsole } from '~/components/agent/agent-console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { actAgentScreen, loadAgentScreen } from '~/utils/agent-route.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Agent · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Agent')
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadAgentScreen(request, 'general')
 export const action = ({ request }: ActionFunctionArgs) => actAgentScreen(request, 'general')

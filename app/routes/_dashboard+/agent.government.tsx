@@ -3,8 +3,9 @@ import { Link } from '@remix-run/react'
 import { AgentConsole } from '~/components/agent/agent-console'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { actAgentScreen, loadAgentScreen } from '~/utils/agent-route.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Government agent · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Government agent')
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadAgentScreen(request, 'government')
 export const action = ({ request }: ActionFunctionArgs) => actAgentScreen(request, 'government')

@@ -6,8 +6,9 @@ import { ApiError } from '~/models/api.server'
 import { getArticle } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.article.title ?? 'Article'} · Knowledge assistant` }]
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data?.article.title ?? 'Article')
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = Number(params.id)

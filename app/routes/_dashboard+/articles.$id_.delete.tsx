@@ -8,8 +8,9 @@ import { deleteArticle, getArticle } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Delete ${data?.article.title ?? 'article'} · Knowledge assistant` }]
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `Delete ${data?.article.title ?? 'article'}`)
 
 function articleIdOf(params: { id?: string }) {
   const id = Number(params.id)

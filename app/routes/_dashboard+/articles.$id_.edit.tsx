@@ -11,13 +11,14 @@ import { getArticle, updateArticle } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
 const ArticleForm = z.object({
   title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(500, 'A title is at most 500 characters'),
   content: z.string({ error: 'Please enter the content' }).trim().min(1, 'Please enter the content'),
 })
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Edit ${data?.article.title ?? 'article'} · Knowledge assistant` }]
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `Edit ${data?.article.title ?? 'article'}`)
 
 function articleIdOf(params: { id?: string }) {
   const id = Number(params.id)

@@ -20,8 +20,9 @@ import { deleteArticlesByTitle, listArticles } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Articles · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Articles')
 
 /** The filterable columns and their kinds (contracts/article-filters.ts: ARTICLE_FILTER_COLUMNS). */
 const FILTER_COLUMNS = [

@@ -15,8 +15,9 @@ import { deleteAllDrafts, getPublishProgress, listDrafts, publishDrafts } from '
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Drafts · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Drafts')
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)

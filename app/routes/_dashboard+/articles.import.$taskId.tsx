@@ -7,8 +7,9 @@ import { ApiError } from '~/models/api.server'
 import { getIngestProgress } from '~/models/ingest.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Import progress · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Import progress')
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApiSession(request)

@@ -22,6 +22,7 @@ import { getIngestLimits, importYoutubeVideo, startCrawl, uploadFiles } from '~/
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
 // Checked by shape, not instanceof: the server's upload handler and the browser each have their own File class.
 const FileLike = z.custom<File>((value) => typeof value === 'object' && value !== null && typeof (value as File).arrayBuffer === 'function' && typeof (value as File).name === 'string', 'Choose a file')
@@ -54,7 +55,7 @@ type ActionData = { intent: Intent; result: SubmissionResult<string[]> }
 
 const ACCEPTED_FILES = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,.csv,application/pdf,text/html,text/markdown,text/plain,text/csv'
 
-export const meta: MetaFunction = () => [{ title: 'Import · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Import')
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return json({ limits: await getIngestLimits(await requireApiSession(request)) })

@@ -11,13 +11,14 @@ import { createDraft } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
 import { redirectWithToast } from '~/utils/session.server'
 import { requireApiSession } from '~/utils/auth.server'
+import { screenMeta } from '~/sponsors/meta'
 
 const ArticleForm = z.object({
   title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(500, 'A title is at most 500 characters'),
   content: z.string({ error: 'Please enter the content' }).trim().min(1, 'Please enter the content'),
 })
 
-export const meta: MetaFunction = () => [{ title: 'Add article · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Add article')
 
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: ArticleForm })

@@ -19,8 +19,9 @@ import { addComment, deleteComment, deleteMainComment, getQueryLog, saveFavorite
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data && 'log' in data ? `Log ${data.log.id}` : 'Log'} · Knowledge assistant` }]
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data && 'log' in data ? `Log ${data.log.id}` : 'Log')
 
 const FETCH_FAILED = 'Cannot fetch query log by id'
 const DELETE_FAILED = 'Cannot delete comment'

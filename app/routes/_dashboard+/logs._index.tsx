@@ -15,8 +15,9 @@ import type { ApiSession } from '~/models/api.server'
 import { listQueryLogs } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Logs · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Logs')
 
 /** How far `?through=` reaches: 20 pages of 50. Beyond it the list goes on page by page with `?last_id=`. */
 const MAX_ACCUMULATED_PAGES = 20

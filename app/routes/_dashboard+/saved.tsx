@@ -12,8 +12,9 @@ import { ApiError } from '~/models/api.server'
 import { deleteFavorite, listFavorites, saveFavorite } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Saved queries · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Saved queries')
 
 const LOAD_FAILED = 'Cannot get saved queries'
 const SAVE_FAILED = 'Cannot save or update query'

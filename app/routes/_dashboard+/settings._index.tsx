@@ -17,8 +17,9 @@ import { ApiError } from '~/models/api.server'
 import { getBotSettings, updateBotSettings } from '~/models/settings.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Bot settings · Settings · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Bot settings · Settings')
 
 const text = (label: string, max: number) => z.string().max(max, `${label} is at most ${max} characters`).default('')
 

@@ -26,8 +26,9 @@ import { ApiError } from '~/models/api.server'
 import { getAgentSettings, updateAgentSettings } from '~/models/settings.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Agent settings · Settings · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Agent settings · Settings')
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return json({ settings: await getAgentSettings(await requireApiSession(request)) })

@@ -6,8 +6,9 @@ import { WorkflowGraph } from '~/components/workflow-graph/workflow-graph'
 import { getStateFields, getWorkflowGraph } from '~/models/settings.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Workflow graph · Settings · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Workflow graph · Settings')
 
 const VARIANTS = [
   { value: 'general', label: 'General agent' },

@@ -11,8 +11,9 @@ import { getTemplate, updateTemplate } from '~/models/templates.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.template.name ?? 'Template'} · Templates · Knowledge assistant` }]
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `${data?.template.name ?? 'Template'} · Templates`)
 
 function templateId(params: { id?: string }) {
   const id = Number(params.id)

@@ -13,8 +13,9 @@ import { deleteTemplate, listTemplates } from '~/models/templates.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Templates · Settings · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Templates · Settings')
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const confirmDelete = Number(new URL(request.url).searchParams.get('delete')) || null

@@ -3,8 +3,9 @@ import { NavLink, Outlet } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import * as styles from '~/components/settings/settings.css'
 import * as layout from '~/styles/layout.css'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Settings · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Settings')
 
 /** The Settings tab's own screens; each is a nested route with its own address. */
 export const SETTINGS_SCREENS = [

@@ -19,8 +19,9 @@ import { getUser, listGroups, listOrganizations, updateUser } from '~/models/use
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.username ?? 'User'} · Users · Knowledge assistant` }]
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `${data?.user.username ?? 'User'} · Users`)
 
 /** A text the form may send blank (conform sends nothing for blank), checked with the backend's own rule. */
 const requiredText = (message: string, rule: z.ZodType<string, string>) => z.string({ error: message }).pipe(rule)

@@ -11,8 +11,9 @@ import { ApiError } from '~/models/api.server'
 import { listUsers } from '~/models/users.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Users · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Users')
 
 /** The table's state lives in the URL (PRODUCT.md): the filter and the first row of the page. */
 const UsersSearch = z.object({

@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { Password, Registration, type Organization } from '../../contracts/users'
+import { Password, Registration, type Organization } from '../../../contracts/users'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FailureMessage, FormErrors } from '~/components/settings/failure-message'
 import { toConformErrors, toFailure } from '~/components/settings/form-errors'
@@ -16,8 +16,9 @@ import { listOrganizations, registerUser } from '~/models/users.server'
 import * as layout from '~/styles/layout.css'
 import { redirectWithToast } from '~/utils/session.server'
 import { assertSameOrigin } from '~/utils/auth.server'
+import { screenMeta } from '~/sponsors/meta'
 
-export const meta: MetaFunction = () => [{ title: 'Register · Knowledge assistant' }]
+export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Register')
 
 /** A field conform sends as missing when blank, checked with the backend's own rule (contracts/users.ts). */
 const required = (message: string, rule: z.ZodType<string, string>) => z.string({ error: message }).pipe(rule)
@@ -76,21 +77,12 @@ export default function RegisterRoute() {
   // A new location (after "User registered") starts a new, empty form; a refused one keeps what was typed.
   const location = useLocation()
   return (
-    <>
-      <header className={layout.header}>
-        <Link to="/" className={layout.productName}>
-          Knowledge assistant
-        </Link>
-      </header>
-      <main className={layout.main}>
-        <section className={layout.card} aria-labelledby="register-heading">
-          <h1 id="register-heading">Register</h1>
-          <p>Create an account in your organisation.</p>
-          <FailureMessage failure={failure} />
-          <RegisterForm key={location.key} organizations={organizations} />
-        </section>
-      </main>
-    </>
+    <section className={layout.card} aria-labelledby="register-heading">
+      <h1 id="register-heading">Register</h1>
+      <p>Create an account in your organisation.</p>
+      <FailureMessage failure={failure} />
+      <RegisterForm key={location.key} organizations={organizations} />
+    </section>
   )
 }
 
@@ -193,9 +185,5 @@ function RegisterForm({ organizations }: { organizations: Organization[] }) {
 }
 
 export function ErrorBoundary() {
-  return (
-    <main className={layout.main}>
-      <GeneralErrorBoundary />
-    </main>
-  )
+  return <GeneralErrorBoundary />
 }
