@@ -11,6 +11,11 @@ export const region = style({
   gap: '0.5rem',
   maxWidth: 'min(28rem, calc(100vw - 2rem))',
   pointerEvents: 'none',
+  '@media': {
+    // Without scripts nothing can dismiss a toast: it sits in the page flow, above the header, instead of floating
+    // over the navigation for as long as the page is open.
+    '(scripting: none)': { position: 'static', maxWidth: 'none', padding: '0.5rem 1rem 0', pointerEvents: 'auto' },
+  },
 })
 
 export const toast = style({

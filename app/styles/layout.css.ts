@@ -1,5 +1,5 @@
 import { style } from '@vanilla-extract/css'
-import { layers, vars } from './theme.css'
+import { vars } from './theme.css'
 
 export const header = style({
   display: 'flex',
@@ -9,8 +9,6 @@ export const header = style({
   background: vars.color.brand,
   color: vars.color.brandContrast,
 })
-
-export const productName = style({ fontSize: '1.25rem', fontWeight: 700, margin: 0, color: 'inherit', textDecoration: 'none' })
 
 export const tabs = style({ display: 'flex', gap: '0.25rem', padding: '0 1.5rem', background: vars.color.surface, borderBottom: `1px solid ${vars.color.border}` })
 
@@ -36,18 +34,18 @@ export const card = style({
 
 export const toolbar = style({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'center', marginBottom: '1rem' })
 
-export const toastRegion = style({ position: 'fixed', top: '1rem', right: '1rem', zIndex: Number(layers.toast), display: 'grid', gap: '0.5rem' })
-
-export const toast = style({
-  minWidth: '16rem',
+// An inline notice in the page (a warning or a load error beside what it is about); toasts live in components/toast.
+export const notice = style({
   padding: '0.75rem 1rem',
+  marginBottom: '1rem',
   borderRadius: vars.radius.card,
   background: vars.color.surface,
   border: `1px solid ${vars.color.border}`,
-  boxShadow: '0 4px 16px rgba(0,0,0,0.12)',
+  borderLeft: `4px solid ${vars.color.brand}`,
   selectors: {
-    '&[data-severity="error"]': { borderLeft: `4px solid ${vars.color.danger}` },
-    '&[data-severity="success"]': { borderLeft: `4px solid ${vars.color.success}` },
+    '&[data-severity="error"]': { borderLeftColor: vars.color.danger },
+    '&[data-severity="warn"]': { borderLeftColor: vars.color.focus },
+    '&[data-severity="success"]': { borderLeftColor: vars.color.success },
   },
 })
 

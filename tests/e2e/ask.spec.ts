@@ -53,11 +53,17 @@ test.describe('Ask: after the answer', () => {
     await expect(page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Sources' })).toBeVisible()
   })
 
-  test('sends feedback and thanks the user', async ({ page }) => {
+  test('sends feedback and thanks the user', async ({ page }, testInfo) => {
     await page.getByRole('form', { name: 'Feedback' }).getByRole('button', { name: 'Yes, helpful' }).click()
     const toast = page.getByRole('status').filter({ hasText: 'Feedback sent' })
     await expect(toast).toBeVisible()
     await expect(toast).toContainText('Thank you for your feedback! It helps us improve.')
+    if (testInfo.project.name === 'no-js') {
+      // Nothing can dismiss it without scripts, so it must not cover the tabs.
+      const toastBox = await toast.boundingBox()
+      const tabsBox = await page.getByRole('navigation', { name: 'Dashboard' }).boundingBox()
+      expect(toastBox && tabsBox && toastBox.y + toastBox.height <= tabsBox.y).toBe(true)
+    }
   })
 
   test('saves the query with a comment', async ({ page }, testInfo) => {

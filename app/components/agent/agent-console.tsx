@@ -27,7 +27,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
         <h1 id="agent-heading">{title}</h1>
         <p className={layout.muted}>{description}</p>
         {actionData?.warning ? (
-          <div role="status" className={layout.toast} data-severity="warn">
+          <div role="status" className={layout.notice} data-severity="warn">
             <strong>{actionData.warning.summary}</strong>
             <div>{actionData.warning.message}</div>
           </div>

@@ -69,7 +69,7 @@ export default function SavedRoute() {
     <section className={layout.card} aria-labelledby="saved-heading">
       <h1 id="saved-heading">Saved queries</h1>
       {loadError ? (
-        <div className={layout.toast} data-severity="error" role="alert">
+        <div className={layout.notice} data-severity="error" role="alert">
           <strong>Something went wrong</strong>
           <div>{loadError}</div>
         </div>
