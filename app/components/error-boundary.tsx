@@ -21,6 +21,13 @@ export function describeError(error: unknown): string {
   }
 }
 
+/** A refusal the server explained (a 4xx answer with a message) is said in plain words, not only in the details. */
+function visibleReason(error: unknown): string | null {
+  if (!isRouteErrorResponse(error) || error.status >= 500) return null
+  const data = error.data as unknown
+  return data && typeof data === 'object' && 'message' in data && typeof data.message === 'string' ? data.message : null
+}
+
 interface ErrorDetailsProps {
   error: unknown
   /** React's component stack (from componentDidCatch) when the error was caught by ComponentErrorBoundary. */
@@ -36,11 +43,13 @@ export function ErrorDetails({ error, componentStack, headingLevel = 2 }: ErrorD
   // Remix strips server stacks in production; what remains is the browser's, which holds nothing secret.
   const stack = error instanceof Error && error.stack ? error.stack : null
   const components = componentStack?.replace(/^\s*\n/, '') || null
+  const reason = visibleReason(error)
   return (
     <section className={styles.panel} role="alert" aria-labelledby={headingId}>
       <Heading id={headingId} className={styles.heading}>
         Something went wrong.
       </Heading>
+      {reason ? <p>{reason}</p> : null}
       <details>
         <summary className={styles.summary}>Error details</summary>
         <p className={styles.label}>Error</p>

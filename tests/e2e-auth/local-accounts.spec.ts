@@ -62,8 +62,10 @@ test.describe('Local accounts', () => {
     await expect(nav.getByRole('link', { name: 'Agent' })).toBeVisible()
     for (const name of ['Articles', 'Logs', 'Settings', 'Users']) await expect(nav.getByRole('link', { name })).toHaveCount(0)
     const forced = await page.goto('/logs')
-    expect(forced?.status()).toBeGreaterThanOrEqual(400)
+    expect(forced?.status()).toBe(403)
     await expect(page.getByRole('heading', { name: 'Something went wrong.' })).toBeVisible()
+    await expect(page.getByRole('alert')).toContainText('does not open this page')
+    await expect(page.getByRole('link', { name: 'Back to Ask' })).toBeVisible()
   })
 
   test('signs out back to the sign-in page', async ({ page }) => {

@@ -20,8 +20,10 @@ test.describe('Single sign-on', () => {
     await expect(nav.getByRole('link', { name: 'Settings' })).toHaveCount(0)
     await expect(nav.getByRole('link', { name: 'Users' })).toHaveCount(0)
     const forced = await page.goto('/settings')
-    expect(forced?.status()).toBeGreaterThanOrEqual(400)
+    expect(forced?.status()).toBe(403)
     await expect(page.getByRole('heading', { name: 'Something went wrong.' })).toBeVisible()
+    await expect(page.getByRole('alert')).toContainText('does not open this page')
+    await expect(page.getByRole('link', { name: 'Back to Ask' })).toBeVisible()
     await expect(page.getByRole('button', { name: /save/i })).toHaveCount(0)
   })
 

@@ -30,6 +30,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Renews the sign-in ahead of expiry (SEED.md: 60 s) and commits the renewed session.
   const { user, setCookie } = await refreshSessionIfNeeded(request)
   if (!user) throw redirectToSignIn(request, setCookie)
+  // An address typed or bookmarked past what the role offers gets a plain refusal, before any screen asks the backend.
+  const section = `/${new URL(request.url).pathname.split('/')[1] ?? ''}`
+  const roles = ROLES_BY_PATH[section]
+  if (roles && !roles.includes(user.role)) {
+    throw json({ message: `Your role (${user.role}) does not open this page. Ask an administrator if you need it.` }, { status: 403, statusText: 'Forbidden' })
+  }
   return json({ user, canSignOut: getEnv().AUTH_ENABLED }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
 }
 
@@ -89,8 +95,14 @@ function SponsorHeader() {
 
 export function ErrorBoundary() {
   return (
-    <main className={layout.main}>
-      <GeneralErrorBoundary />
-    </main>
+    <>
+      <SponsorHeader />
+      <main className={layout.main}>
+        <GeneralErrorBoundary headingLevel={1} />
+        <p>
+          <Link to="/ask">Back to Ask</Link>
+        </p>
+      </main>
+    </>
   )
 }
