@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions, scriptModes } from './tests/browser'
 
 // Sign-in end to end (issue 6): the product with AUTH_ENABLED=true against a real OpenID provider (oidc-provider)
 // started here on 127.0.0.1, plus local accounts. Its own ports and data, so it runs beside playwright.config.ts.
 const WEB_PORT = Number(process.env.E2E_AUTH_WEB_PORT ?? 3320)
 const API_PORT = Number(process.env.E2E_AUTH_API_PORT ?? 3321)
 const OIDC_PORT = Number(process.env.E2E_AUTH_OIDC_PORT ?? 3322)
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 const WEB = `http://127.0.0.1:${WEB_PORT}`
 const OIDC = `http://127.0.0.1:${OIDC_PORT}`
@@ -37,25 +37,9 @@ export default defineConfig({
   use: {
     baseURL: WEB,
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
-  // Every spec runs twice: with JavaScript and without it.
-  projects: [
-    { name: 'auth-js', use: { javaScriptEnabled: true } },
-    { name: 'auth-no-js', use: { javaScriptEnabled: false } },
-  ],
+  projects: scriptModes('auth-'),
   webServer: [
     {
       command: 'node tests/fixtures/oidc-provider.mjs',

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions, scriptModes } from './tests/browser'
 
 const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3310)
 const API_PORT = Number(process.env.E2E_API_PORT ?? 3311)
@@ -11,8 +12,6 @@ const THEMED_SERVERS = [
   { key: 'regional-rail', port: WEB_PORT + 2 },
   { key: 'white-label', port: WEB_PORT + 3 },
 ].map((server, index) => ({ ...server, port: Number(process.env.E2E_THEME_PORTS?.split(',')[index] ?? server.port) }))
-// Debian's Chromium (README: the test command installs it when missing); Playwright never downloads a browser here.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 // This file is evaluated again in every worker: values made here go through the environment so all agree.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kb-e2e-'))
@@ -44,25 +43,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${WEB_PORT}`,
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
-  // Every spec runs twice: with JavaScript and without it.
-  projects: [
-    { name: 'js', use: { javaScriptEnabled: true } },
-    { name: 'no-js', use: { javaScriptEnabled: false } },
-  ],
+  projects: scriptModes(),
   webServer: [
     {
       name: 'product',

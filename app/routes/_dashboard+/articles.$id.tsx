@@ -2,23 +2,14 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
-import { ApiError } from '~/models/api.server'
-import { getArticle } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
-import { requireApiSession } from '~/utils/auth.server'
+import { loadArticle } from '~/utils/article-route.server'
 import { screenMeta } from '~/sponsors/meta'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data?.article.title ?? 'Article')
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const id = Number(params.id)
-  if (!Number.isInteger(id) || id <= 0) throw new Response('No such article', { status: 404 })
-  try {
-    return json({ article: await getArticle(await requireApiSession(request), id) })
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new Response('This article does not exist or was deleted.', { status: 404 })
-    throw error
-  }
+  return json(await loadArticle(request, params))
 }
 
 export default function ArticleRoute() {

@@ -4,28 +4,18 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { Button } from '~/components/ui/button'
 import { ApiError } from '~/models/api.server'
-import { deleteArticle, getArticle } from '~/models/articles.server'
+import { deleteArticle } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { articleIdOf, loadArticle } from '~/utils/article-route.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `Delete ${data?.article.title ?? 'article'}`)
 
-function articleIdOf(params: { id?: string }) {
-  const id = Number(params.id)
-  if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw new Response('No such article', { status: 404 })
-  return id
-}
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const id = articleIdOf(params)
-  try {
-    return json({ article: await getArticle(await requireApiSession(request), id) })
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new Response('This article does not exist or was deleted.', { status: 404 })
-    throw error
-  }
+  return json(await loadArticle(request, params))
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
