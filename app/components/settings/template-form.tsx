@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { Button } from '../ui/button'
 import * as controls from '../ui/controls.css'
-import { TextField } from '../ui/text-field'
+import { fieldProps, TextField } from '../ui/text-field'
 import { FormErrors } from './failure-message'
 import { DefaultSubmit } from './intent-button'
 import { TemplateForm, type TemplateFormValue } from './template-form-schema'
@@ -33,7 +33,6 @@ export function TemplateFormBody({ id, defaultValue, lastResult, submitLabel }: 
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateForm }),
   })
-  const text = (value: unknown) => (typeof value === 'string' ? value : '')
   const sections = fields.sections.getFieldList()
   return (
     <Form method="post" {...getFormProps(form)}>
@@ -41,29 +40,20 @@ export function TemplateFormBody({ id, defaultValue, lastResult, submitLabel }: 
       <FormErrors id={form.errorId} errors={form.errors} />
       <TextField
         label="Name"
-        name={fields.name.name}
-        id={fields.name.id}
-        defaultValue={text(fields.name.initialValue)}
-        errors={fields.name.errors}
+        {...fieldProps(fields.name)}
         isRequired
         maxLength={200}
       />
       <TextField
         label="Description"
-        name={fields.description.name}
-        id={fields.description.id}
-        defaultValue={text(fields.description.initialValue)}
-        errors={fields.description.errors}
+        {...fieldProps(fields.description)}
         isMultiline
         rows={2}
         maxLength={2000}
       />
       <TextField
         label="Instructions"
-        name={fields.instructions.name}
-        id={fields.instructions.id}
-        defaultValue={text(fields.instructions.initialValue)}
-        errors={fields.instructions.errors}
+        {...fieldProps(fields.instructions)}
         description="How the government agent should write the whole document."
         isMultiline
         rows={4}
@@ -85,18 +75,12 @@ export function TemplateFormBody({ id, defaultValue, lastResult, submitLabel }: 
               <li key={item.key} className={styles.wideRow} aria-label={`Section ${n}`}>
                 <TextField
                   label={`Section ${n} title`}
-                  name={section.title.name}
-                  id={section.title.id}
-                  defaultValue={text(section.title.initialValue)}
-                  errors={section.title.errors}
+                  {...fieldProps(section.title)}
                   maxLength={200}
                 />
                 <TextField
                   label={`Section ${n} instructions`}
-                  name={section.instructions.name}
-                  id={section.instructions.id}
-                  defaultValue={text(section.instructions.initialValue)}
-                  errors={section.instructions.errors}
+                  {...fieldProps(section.instructions)}
                   isMultiline
                   rows={2}
                   maxLength={5000}

@@ -1,5 +1,18 @@
 import * as styles from './controls.css'
 
+/** A conform field's metadata, as much of it as a text field needs. */
+interface ConformField {
+  name: string
+  id: string
+  initialValue?: unknown
+  errors?: string[]
+}
+
+/** name, id, defaultValue (what was posted, or the stored value) and errors of a conform field, for <TextField>. */
+export function fieldProps(field: ConformField) {
+  return { name: field.name, id: field.id, defaultValue: typeof field.initialValue === 'string' ? field.initialValue : '', errors: field.errors }
+}
+
 interface TextFieldProps {
   label: string
   name: string

@@ -10,7 +10,7 @@ import { toConformErrors, toFailure } from '~/components/settings/form-errors'
 import * as styles from '~/components/settings/settings.css'
 import { Button } from '~/components/ui/button'
 import { Select } from '~/components/ui/select'
-import { TextField } from '~/components/ui/text-field'
+import { fieldProps, TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
 import { listOrganizations, registerUser } from '~/models/users.server'
 import * as layout from '~/styles/layout.css'
@@ -106,48 +106,33 @@ function RegisterForm({ organizations }: { organizations: Organization[] }) {
       <div className={styles.grid}>
         <TextField
           label="Username"
-          name={field('username').name}
-          id={field('username').id}
-          defaultValue={text(field('username').initialValue)}
-          errors={field('username').errors}
+          {...fieldProps(field('username'))}
           isRequired
           maxLength={60}
         />
         <TextField
           label="Email"
           type="email"
-          name={field('email').name}
-          id={field('email').id}
-          defaultValue={text(field('email').initialValue)}
-          errors={field('email').errors}
+          {...fieldProps(field('email'))}
           isRequired
           maxLength={254}
         />
         <TextField
           label="First name"
-          name={field('firstName').name}
-          id={field('firstName').id}
-          defaultValue={text(field('firstName').initialValue)}
-          errors={field('firstName').errors}
+          {...fieldProps(field('firstName'))}
           isRequired
           maxLength={100}
         />
         <TextField
           label="Last name"
-          name={field('lastName').name}
-          id={field('lastName').id}
-          defaultValue={text(field('lastName').initialValue)}
-          errors={field('lastName').errors}
+          {...fieldProps(field('lastName'))}
           isRequired
           maxLength={100}
         />
         <TextField
           label="Cellphone"
           type="text"
-          name={field('cellphone').name}
-          id={field('cellphone').id}
-          defaultValue={text(field('cellphone').initialValue)}
-          errors={field('cellphone').errors}
+          {...fieldProps(field('cellphone'))}
           maxLength={40}
         />
         <Select

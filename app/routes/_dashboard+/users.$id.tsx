@@ -13,7 +13,7 @@ import * as styles from '~/components/settings/settings.css'
 import { Button } from '~/components/ui/button'
 import { isPostedTrue, PostedBoolean, Switch } from '~/components/ui/checkbox'
 import { Select, useIsHydrated } from '~/components/ui/select'
-import { TextField } from '~/components/ui/text-field'
+import { fieldProps, TextField } from '~/components/ui/text-field'
 import { ApiError, type ApiSession } from '~/models/api.server'
 import { getUser, listGroups, listOrganizations, updateUser } from '~/models/users.server'
 import * as layout from '~/styles/layout.css'
@@ -224,45 +224,30 @@ export default function EditUserRoute() {
           <div className={styles.grid}>
             <TextField
               label="Username"
-              name={fields.username.name}
-              id={fields.username.id}
-              defaultValue={text(fields.username.initialValue)}
-              errors={fields.username.errors}
+              {...fieldProps(fields.username)}
               isRequired
               maxLength={60}
             />
             <TextField
               label="Email"
               type="email"
-              name={fields.email.name}
-              id={fields.email.id}
-              defaultValue={text(fields.email.initialValue)}
-              errors={fields.email.errors}
+              {...fieldProps(fields.email)}
               isRequired
               maxLength={254}
             />
             <TextField
               label="First name"
-              name={fields.firstName.name}
-              id={fields.firstName.id}
-              defaultValue={text(fields.firstName.initialValue)}
-              errors={fields.firstName.errors}
+              {...fieldProps(fields.firstName)}
               maxLength={100}
             />
             <TextField
               label="Last name"
-              name={fields.lastName.name}
-              id={fields.lastName.id}
-              defaultValue={text(fields.lastName.initialValue)}
-              errors={fields.lastName.errors}
+              {...fieldProps(fields.lastName)}
               maxLength={100}
             />
             <TextField
               label="Cellphone"
-              name={fields.cellphone.name}
-              id={fields.cellphone.id}
-              defaultValue={text(fields.cellphone.initialValue)}
-              errors={fields.cellphone.errors}
+              {...fieldProps(fields.cellphone)}
               maxLength={40}
             />
             <TextField
