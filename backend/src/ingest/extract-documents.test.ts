@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf } from '../../../tests/fixtures/sample-files'
+import { makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf, makeSamplePng } from '../../../tests/fixtures/sample-files'
 import { renderPage } from '../../../tests/fixtures/fixture-site'
 import { extractDocuments } from './extract-documents'
 import type { ExtractionLimits } from './extracted-document'
@@ -36,6 +36,13 @@ describe('reading files into documents', () => {
     })
   })
 
+  it('leaves the pictures of a DOCX out of its text', async () => {
+    const picture = makeSamplePng({ width: 64, height: 48 })
+    const [document] = await extractDocuments(await makeSampleDocx(undefined, { picture }), 'docx', 'basil.docx', LIMITS)
+    expect(document.content).toContain('Basil grows well on a sunny windowsill that gets at least six hours of light a day.\n\nPinch off the flower buds')
+    expect(document.content).not.toMatch(/data:|base64|!\[/)
+  })
+
   it('reports a truncated DOCX as unreadable', async () => {
     await expect(extractDocuments(await makeCorruptDocx(), 'docx', 'broken.docx', LIMITS)).rejects.toThrow(/Not a readable zip archive/)
   })
@@ -53,6 +60,15 @@ describe('reading files into documents', () => {
     expect(document.title).toBe('Watering tomatoes')
     expect(document.content).toContain('Tomato plants need deep watering twice a week')
     expect(document.content).not.toMatch(/Copyright|Newsletter|Menu \//)
+  })
+
+  it('leaves pictures inlined as data: addresses out of an HTML page, keeping linked ones', async () => {
+    const inline = `data:image/png;base64,${Buffer.from(makeSamplePng({ width: 8, height: 8 })).toString('base64')}`
+    const html = renderPage('Watering tomatoes', [`Water at the base of the plant. <img src="${inline}" alt="A watering can"> Never on the leaves.`, '<img src="/can.png" alt="Can">'], [])
+    const [document] = await extractDocuments(text(html), 'html', 'page.html', LIMITS)
+    expect(document.content).toMatch(/Water at the base of the plant\. +Never on the leaves\./)
+    expect(document.content).toContain('![Can](/can.png)')
+    expect(document.content).not.toMatch(/data:|base64/)
   })
 
   it('titles a Markdown file by its first heading and keeps it as it is', async () => {

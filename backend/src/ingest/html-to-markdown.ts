@@ -22,6 +22,12 @@ converter.addRule('compactListItem', {
 converter.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button', 'select', 'canvas', 'template'])
 // Inline drawings carry no text worth keeping (turndown's types only list HTML elements, hence the filter function).
 converter.remove((node) => node.nodeName.toLowerCase() === 'svg')
+// Nor do pictures inlined as data: addresses, whose base64 would otherwise fill the draft and the index. A rule, not
+// remove(): turndown consults removals only for elements no rule claims, and its image rule claims every img.
+converter.addRule('inlineDataImage', {
+  filter: (node) => node.nodeName === 'IMG' && /^\s*data:/i.test(node.getAttribute('src') ?? ''),
+  replacement: () => '',
+})
 
 /** Markdown from an HTML fragment or document body. */
 export function convertHtmlToMarkdown(html: string): string {
