@@ -7,12 +7,13 @@ export type AgentVariant = z.infer<typeof AgentVariant>
 /**
  * One entry of an agent run's step trace (log_agent_ask_qa): a workflow step, or one tool call made by the
  * retrieve step. `status` is failed when the step or tool failed (the run goes on with what it has) and
- * resumed on the entry that marks where a run picked up again after a restart.
+ * resumed on the entry that marks where a run picked up again after a restart; blocked on the one entry of a command
+ * the semantic firewall refused.
  */
 export const AgentTraceEntry = z.object({
   step: z.string(),
   iteration: z.number().int(),
-  status: z.enum(['done', 'failed', 'resumed']),
+  status: z.enum(['done', 'failed', 'resumed', 'blocked']),
   tool: z.string().nullable(),
   input: z.string().nullable(),
   detail: z.string(),

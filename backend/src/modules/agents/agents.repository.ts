@@ -56,7 +56,7 @@ const toRecord = (row: AgentRunRow): AgentRunRecord => ({
 export interface RunOutcomeRecord {
   answer: string | null
   sourceList: Source[]
-  status: Exclude<LogStatus, 'pending' | 'blocked'>
+  status: Exclude<LogStatus, 'pending'>
   steps: AgentTraceEntry[]
   sections: AgentSection[] | null
   error: string | null

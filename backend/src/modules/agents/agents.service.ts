@@ -16,6 +16,7 @@ import type { KnowledgeService } from '../knowledge/knowledge.service'
 import { queryLogsRepository as logs } from '../query-logs/query-logs.repository'
 import { scopeOf } from '../query-logs/query-logs.service'
 import type { SettingsService } from '../settings/settings.service'
+import { screenQuestion } from '../firewall/semantic-firewall'
 import { templatesRepository } from '../templates/templates.repository'
 import { agentsRepository as repository, type AgentRunRecord, type RunOutcomeRecord } from './agents.repository'
 
@@ -52,7 +53,7 @@ function outcomeOf(state: AgentState): RunOutcomeRecord {
 /** A run's status as the API reports it: the query log decides once the run has ended, the job before. */
 function statusOf(run: AgentRunRecord, job: Job | undefined): AskAnswer['status'] {
   if (run.isCancelled) return 'cancelled'
-  if (run.status === 'answered' || run.status === 'not_found') return 'finished'
+  if (run.status === 'answered' || run.status === 'not_found' || run.status === 'blocked') return 'finished'
   if (run.status !== 'pending') return 'failed'
   if (job?.status === 'queued' || job?.status === 'running' || job?.status === 'cancelled') return job.status
   return 'failed'
@@ -176,6 +177,14 @@ export class AgentsService {
     // Cancelled while it waited in the queue: nothing is left to do.
     if (run.status !== 'pending') return job.result
     const [agentSettings, botSettings] = await Promise.all([this.settings.agentSettings(), this.settings.botSettings()])
+    if (agentSettings.semantic_firewall) {
+      const screening = screenQuestion(run.command)
+      if (screening.isBlocked) {
+        const screened = traceEntry({ now: this.now }, { step: 'firewall', iteration: 0, status: 'blocked', detail: `Refused by the semantic firewall (${screening.reason})` }, performance.now())
+        await repository.completeRun(this.db, run.id, { answer: screening.refusal, sourceList: [], status: 'blocked', steps: [screened], sections: null, error: null, durationMs: 0 })
+        return null
+      }
+    }
     const controller = new AbortController()
     this.running.set(job.id, controller)
     const context: StepContext = {
