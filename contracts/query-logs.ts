@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Id } from './common'
+import { AgentTraceEntry } from './agents'
 import { Source } from './ask'
 
 export const PAGE_SIZE_LOGS = 50
@@ -37,6 +38,9 @@ export const QueryLog = z.object({
   username: z.string().nullable(),
   timestamp: z.string(),
   duration_ms: z.number().int().nullable(),
+  /** Agent runs: which agent (general or government) and the steps it took; null and [] for other questions. */
+  variant: z.string().nullable(),
+  steps: z.array(AgentTraceEntry),
 })
 export type QueryLog = z.infer<typeof QueryLog>
 

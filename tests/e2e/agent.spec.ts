@@ -9,14 +9,23 @@ test.describe('Agent', () => {
     await expect(page.getByLabel('Command')).toHaveAttribute('aria-invalid', 'true')
   })
 
-  test('runs the general agent and shows its answer with sources once finished', async ({ page }) => {
+  test('runs the general agent and shows its answer with sources once finished, logged with its steps', async ({ page }, testInfo) => {
+    // Words of its own per project and retry, to find this run's log among the others.
+    const command = `How do I add an article and how do I publish drafts, ${testInfo.project.name === 'js' ? 'jay' : 'nox'}${testInfo.retry}?`
     await page.goto('/agent')
-    await page.getByLabel('Command').fill('How do I add an article and how do I publish drafts?')
+    await page.getByLabel('Command').fill(command)
     await page.getByRole('button', { name: 'Run agent' }).click()
     const answer = page.getByRole('region', { name: 'Answer' })
     await expect(answer).toBeVisible({ timeout: 45_000 })
     await expect(answer.getByRole('list', { name: 'Sources' }).getByRole('listitem').first()).toBeVisible()
     await expect(page).toHaveURL(/\/agent\?task=/)
+
+    await page.goto('/logs')
+    await page.getByRole('table', { name: 'Query logs' }).getByRole('link', { name: command, exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1, name: /^Log \d+$/ })).toBeVisible()
+    await expect(page.getByText('agent (general)', { exact: true })).toBeVisible()
+    await page.getByText(/steps of the agent run$/).click()
+    await expect(page.getByRole('list', { name: 'Steps' }).getByRole('listitem').filter({ hasText: 'retrieve' }).first()).toBeVisible()
   })
 
   test('keeps each variant on its own screen', async ({ page }) => {

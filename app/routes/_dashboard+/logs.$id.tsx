@@ -124,7 +124,7 @@ export default function LogRoute() {
           <dt>By</dt>
           <dd>{log.username ?? '—'}</dd>
           <dt>Mode</dt>
-          <dd>{log.mode}</dd>
+          <dd>{log.variant ? `${log.mode} (${log.variant})` : log.mode}</dd>
           <dt>Status</dt>
           <dd>{log.status}</dd>
           <dt>Feedback</dt>
@@ -137,6 +137,23 @@ export default function LogRoute() {
           ) : null}
         </dl>
       </section>
+
+      {log.steps.length ? (
+        <section className={layout.card} aria-labelledby="log-steps-heading">
+          <h2 id="log-steps-heading">Steps</h2>
+          <details>
+            <summary>{log.steps.length} steps of the agent run</summary>
+            <ol aria-label="Steps">
+              {log.steps.map((entry, index) => (
+                <li key={index}>
+                  <strong>{entry.tool ? `${entry.step}: ${entry.tool}` : entry.step}</strong> ({entry.status}, {entry.duration_ms} ms) {entry.detail}
+                  {entry.error ? <span className={layout.muted}> {entry.error}</span> : null}
+                </li>
+              ))}
+            </ol>
+          </details>
+        </section>
+      ) : null}
 
       <section className={layout.card} aria-labelledby="log-answer-heading">
         <h2 id="log-answer-heading">Answer</h2>

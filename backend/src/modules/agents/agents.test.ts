@@ -283,7 +283,8 @@ forEachStorage('agents', ({ server }) => {
     it('logs every run with its mode, variant, steps and duration, and takes feedback', async () => {
       const answer = await runAgent(server(), { command: 'How do I turn a compost heap?' })
       const log = await server().call(`/query_logs/query_log?log_id=${answer.log_id}`)
-      expect(log.body.result[0]).toMatchObject({ mode: 'agent', status: 'answered', command: 'How do I turn a compost heap?', duration_ms: expect.any(Number) })
+      expect(log.body.result[0]).toMatchObject({ mode: 'agent', variant: 'general', status: 'answered', command: 'How do I turn a compost heap?', duration_ms: expect.any(Number) })
+      expect(log.body.result[0].steps.map((entry: { step: string }) => entry.step)).toContain('retrieve')
       expect(log.body.result[0].source_list.length).toBeGreaterThan(0)
       const [row] = await server().backend.db.query<{ variant: string; steps: unknown[] }>(`SELECT variant, steps FROM query_logs WHERE id = $1`, [answer.log_id])
       // The trace is kept even while toggle_debug is off, so it can be shown later.

@@ -1,3 +1,4 @@
+import type { AgentTraceEntry } from '../../../../contracts/agents'
 import type { Source } from '../../../../contracts/ask'
 import type { Queryable } from '../../db/database'
 
@@ -22,6 +23,8 @@ export interface QueryLogRecord {
   comment: string | null
   taskId: string | null
   durationMs: number | null
+  variant: string | null
+  steps: AgentTraceEntry[]
   userId: number | null
   organizationId: number | null
   username: string | null
@@ -40,6 +43,8 @@ interface QueryLogRow {
   comment: string | null
   task_id: string | null
   duration_ms: number | null
+  variant: string | null
+  steps: AgentTraceEntry[] | null
   user_id: number | null
   organization_id: number | null
   username: string | null
@@ -62,6 +67,8 @@ const toRecord = (row: QueryLogRow, comments: LogCommentRecord[] = []): QueryLog
   comment: row.comment,
   taskId: row.task_id,
   durationMs: row.duration_ms,
+  variant: row.variant,
+  steps: row.steps ?? [],
   userId: row.user_id,
   organizationId: row.organization_id,
   username: row.username,

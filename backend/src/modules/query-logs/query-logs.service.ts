@@ -28,6 +28,8 @@ export const toQueryLog = (record: QueryLogRecord): QueryLog => ({
   username: record.username,
   timestamp: record.createdAt.toISOString(),
   duration_ms: record.durationMs,
+  variant: record.variant,
+  steps: record.steps,
 })
 
 /** Administrators see every organisation's logs; everyone else their own organisation's. */
