@@ -8,6 +8,7 @@ import { queryLogsRepository as logs } from '../query-logs/query-logs.repository
 import type { CurrentUser } from '../identity/identity.types'
 import { scopeOf } from '../query-logs/query-logs.service'
 import type { SettingsService } from '../settings/settings.service'
+import { screenQuestion } from '../firewall/semantic-firewall'
 import { CitationList, composeCitedAnswer, NOT_FOUND_ANSWER, toCitableChunk } from './cited-answer'
 
 export const ASK_JOB = 'ask'
@@ -99,6 +100,12 @@ export class AskService {
     if (!log) throw new Error(`Query log ${job.payload.logId} is missing`)
     const started = performance.now()
     try {
+      const { semantic_firewall: isFirewallOn } = await this.settings.botSettings()
+      const screening = isFirewallOn ? screenQuestion(log.command) : null
+      if (screening?.isBlocked) {
+        await logs.complete(this.db, log.id, { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: Math.round(performance.now() - started) })
+        return { logId: log.id }
+      }
       const answer = await this.compose(log.command)
       await logs.complete(this.db, log.id, {
         answer: answer.text,
