@@ -8,11 +8,12 @@
  * KnowledgeService.search. Results go to bench/results/eval-<dataset>-<split>.{md,svg}.
  */
 import { writeFileSync, mkdirSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { composeExtractiveAnswer } from '../backend/src/retrieval/extractive-answer'
-import { defaultBm25Parameters, defaultQueryExpansion } from '../backend/src/retrieval/bm25-index'
+import { defaultQueryExpansion, knowledgeBaseBm25Parameters, TITLE_WEIGHT } from '../backend/src/retrieval/bm25-index'
 import { containsGoldAnswer, countWords } from './lib/answer-scoring'
 import { loadBeirDataset, type BeirDataset } from './lib/beir-dataset'
 import { createComparisonChart, renderSvg } from './lib/charts'
@@ -22,6 +23,7 @@ import { BENCH_POSTGRES_URL, createPostgresEngine, probePostgres } from './lib/p
 import { createProductEngine, createProductIndexEngine, ingestIntoProduct, type ProductKnowledgeBase } from './lib/product-engine'
 import { describeMachine, formatMarkdownTable, formatNumber, log } from './lib/report'
 
+const loadAtStart = loadavg().map((value) => value.toFixed(1)).join(' / ')
 const RESULTS_DIRECTORY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results')
 /** Sources the ask endpoint composes an answer from (bot setting num_sources_k's default). */
 const ANSWER_SOURCES = 4
@@ -136,7 +138,7 @@ function writeReport(dataset: BeirDataset, results: EngineResult[], ingestion: P
   const lines = [
     `# Retrieval evaluation: ${dataset.name}, ${dataset.split} split`,
     '',
-    `${dataset.queries.length} judged queries, ${formatNumber(dataset.corpus.length)} documents. Machine: ${describeMachine()}.`,
+    `${dataset.queries.length} judged queries, ${formatNumber(dataset.corpus.length)} documents. Machine: ${describeMachine()}; load average ${loadAtStart} at the start.`,
     '',
     formatMarkdownTable(['engine', 'nDCG@10', 'Recall@100', 'MRR@10', 'queries/s wall clock', 'queries/s per CPU second', 'index build (s)'], rows),
     '',
@@ -147,7 +149,7 @@ function writeReport(dataset: BeirDataset, results: EngineResult[], ingestion: P
     `Product ingestion on PGlite (memory://, real migrations, one transaction per article with KnowledgeService.indexArticle): ` +
       `${formatNumber(ingestion.documents)} articles → ${formatNumber(ingestion.chunks)} chunks in ${ingestion.seconds.toFixed(1)} s = **${formatNumber(ingestion.chunksPerSecond)} chunks/s**.`,
     '',
-    `Product retrieval settings: BM25 k1 ${defaultBm25Parameters.k1}, b ${defaultBm25Parameters.b}; RM3 expansion ${JSON.stringify(defaultQueryExpansion)}.`,
+    `Product retrieval settings: BM25 k1 ${knowledgeBaseBm25Parameters.k1}, b ${knowledgeBaseBm25Parameters.b}; title terms weighted ${TITLE_WEIGHT}×; RM3 expansion ${JSON.stringify(defaultQueryExpansion)}.`,
     '',
   ]
   if (answers) {
@@ -225,7 +227,7 @@ async function main(): Promise<void> {
       ),
     )
     writeFileSync(path.join(RESULTS_DIRECTORY, `${stem}.svg`), svg)
-    if (options.json) writeFileSync(options.json, JSON.stringify({ dataset: dataset.name, split: dataset.split, machine: describeMachine(), ingestion, answers, results }, null, 2))
+    if (options.json) writeFileSync(options.json, JSON.stringify({ dataset: dataset.name, split: dataset.split, machine: describeMachine(), loadAtStart, ingestion, answers, results }, null, 2))
     console.log(`\n${report}`)
     log(`wrote ${path.join('bench/results', `${stem}.md`)} and .svg`)
   } finally {

@@ -12,7 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -56,6 +56,7 @@ const { values } = parseArgs({
     'large-storage': { type: 'string', default: 'postgres' },
   },
 })
+const loadAtStart = loadavg().map((value) => value.toFixed(1)).join(' / ')
 const durationSeconds = Number(values.duration)
 const dataset = await loadBeirDataset(values.dataset as string, 'test')
 const questions = dataset.queries.map((query) => query.text)
@@ -241,7 +242,7 @@ const table = formatMarkdownTable(
 const report = [
   '# HTTP load (autocannon, loopback)',
   '',
-  `Each row: ${durationSeconds} s of autocannon against the real backend in its own process. Machine: ${describeMachine()}.`,
+  `Each row: ${durationSeconds} s of autocannon against the real backend in its own process. Machine: ${describeMachine()}; load average ${loadAtStart} at the start.`,
   '',
   table,
   '',
@@ -252,5 +253,5 @@ const report = [
 ].join('\n')
 mkdirSync(RESULTS_DIRECTORY, { recursive: true })
 writeFileSync(path.join(RESULTS_DIRECTORY, 'load.md'), `${report}\n`)
-writeFileSync(path.join(RESULTS_DIRECTORY, 'load.json'), JSON.stringify({ machine: describeMachine(), durationSeconds, rows }, null, 2))
+writeFileSync(path.join(RESULTS_DIRECTORY, 'load.json'), JSON.stringify({ machine: describeMachine(), loadAtStart, durationSeconds, rows }, null, 2))
 console.log(`\n${report}`)

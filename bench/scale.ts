@@ -1,22 +1,29 @@
 /**
- * How search latency and ingestion grow with the corpus: 10k, 100k and 1M chunks grown from a BEIR dataset.
+ * How search latency, ingestion and /ask_qa latency grow with the corpus: 10k, 100k and 1M chunks grown from a BEIR dataset.
  *
  *   npm run bench:scale [-- --dataset DIR] [--sizes 10000,100000,1000000] [--pglite-sizes 10000,100000] [--sample 300]
+ *                         [--ask-sizes 100000] [--ask-questions 300]
  *
  * In memory: the product's Bm25Index (defaults: BM25 + RM3 expansion, and plain BM25 for comparison) is built
  * from synthetic chunks at each size and timed on the dataset's test queries (top 10, one thread), p50 and p95.
  * On PGlite: `--sample` documents are published through the real path (article row + KnowledgeService.indexArticle,
  * one transaction each) into a database already holding N chunks, for chunks/s at that size. PGlite stops at
- * --pglite-sizes: a million chunks through PGlite would take hours here. Results: bench/results/<--out, default scale>.{md,json,svg}.
+ * --pglite-sizes: a million chunks through PGlite would take hours here. /ask_qa: a PGlite database in a temporary
+ * directory is seeded in bulk with --ask-sizes chunks (the state publishing leaves), the real backend (buildBackend, worker
+ * in process) listens on 127.0.0.1, and --ask-questions test claims are asked one after another over HTTP, each waiting
+ * for its answer: latency p50/p95/p99. Results: bench/results/<--out, default scale>.{md,json,svg}.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { getHeapStatistics } from 'node:v8'
-import { Bm25Index, type IndexedChunk } from '../backend/src/retrieval/bm25-index'
+import { Bm25Index, knowledgeBaseBm25Parameters, type IndexedChunk } from '../backend/src/retrieval/bm25-index'
 import { tokenize } from '../backend/src/retrieval/text'
+import { buildBackend } from '../backend/src/app'
+import { loadConfig } from '../backend/src/config'
 import { openDatabase } from '../backend/src/db/database'
 import { migrate } from '../backend/src/db/migrate'
 import { articlesRepository } from '../backend/src/modules/articles/articles.repository'
@@ -45,9 +52,14 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '10000,100000,1000000' },
     'pglite-sizes': { type: 'string', default: '10000' },
     sample: { type: 'string', default: '300' },
+    'ask-sizes': { type: 'string', default: '100000' },
+    'ask-questions': { type: 'string', default: '300' },
     out: { type: 'string', default: 'scale' },
   },
 })
+const loadAtStart = loadavg().map((value) => value.toFixed(1)).join(' / ')
+const askSizes = (values['ask-sizes'] as string).split(',').filter(Boolean).map(Number)
+const askQuestions = Number(values['ask-questions'])
 const sizes = (values.sizes as string).split(',').filter(Boolean).map(Number)
 const pgliteSizes = (values['pglite-sizes'] as string).split(',').filter(Boolean).map(Number)
 const sampleSize = Number(values.sample)
@@ -137,10 +149,27 @@ interface IngestFigures {
   chunksPerSecond: number
 }
 const ingestRows: IngestFigures[] = []
+/** Documents published before the timed sample. */
+const INGESTION_WARM_UP = 30
+
+interface AskFigures {
+  chunks: number
+  questions: number
+  answered: number
+  p50: number
+  p95: number
+  p99: number
+  /** CPU time of this process (backend, worker, PGlite and the client) per question, ms. */
+  cpuPerQuestion: number
+  loadBefore: string
+  loadAfter: string
+}
+const askRows: AskFigures[] = []
+const formatLoad = () => loadavg().map((value) => value.toFixed(1)).join(' / ')
 for (const size of sizes) {
   log(`in memory: building ${formatNumber(size)} chunks …`)
   const random = createRandom(7)
-  const withExpansion = new Bm25Index()
+  const withExpansion = new Bm25Index(knowledgeBaseBm25Parameters)
   const started = performance.now()
   for (let id = 1; id <= size; id += 1) {
     withExpansion.add(createSyntheticChunk(id, random))
@@ -151,7 +180,7 @@ for (const size of sizes) {
   searchRows.push({ chunks: size, series: 'BM25 + RM3 (product default)', buildSeconds, ...expanded })
   log(`  built in ${buildSeconds.toFixed(1)} s; BM25+RM3 p50 ${expanded.p50.toFixed(2)} ms, p95 ${expanded.p95.toFixed(2)} ms (CPU)`)
   // The same chunks, searched without expansion: rebuilt rather than kept, to stay within memory at 1M.
-  const plain = new Bm25Index(undefined, false)
+  const plain = new Bm25Index(knowledgeBaseBm25Parameters, false)
   const again = createRandom(7)
   for (let id = 1; id <= size; id += 1) plain.add(createSyntheticChunk(id, again))
   const figures = timeQueries(plain)
@@ -167,21 +196,98 @@ for (const size of pgliteSizes) {
     await migrate(db)
     await seedChunks(db, dataset.corpus, baseChunks, size)
     const knowledge = new KnowledgeService(db)
-    const sample = dataset.corpus.slice(0, sampleSize)
-    let chunks = 0
-    const started = performance.now()
-    for (const document of sample) {
-      chunks += await db.transaction(async (tx) => {
+    const publish = (document: (typeof dataset.corpus)[number]) =>
+      db.transaction(async (tx) => {
         const id = await articlesRepository.insertArticle(tx, { title: document.title, content: document.text, metadata: {} })
         return knowledge.indexArticle(tx, { id, title: document.title, content: document.text })
       })
-    }
+    // Not timed: the first publications pay for compiling the code and the database's query plans.
+    for (const document of dataset.corpus.slice(sampleSize, sampleSize + INGESTION_WARM_UP)) await publish(document)
+    const sample = dataset.corpus.slice(0, sampleSize)
+    let chunks = 0
+    const started = performance.now()
+    for (const document of sample) chunks += await publish(document)
     const seconds = (performance.now() - started) / 1000
     ingestRows.push({ chunksBefore: size, articles: sample.length, chunks, chunksPerSecond: chunks / seconds })
     log(`  ${chunks} chunks in ${seconds.toFixed(1)} s = ${formatNumber(chunks / seconds)} chunks/s`)
     await writeResults(false)
   } finally {
     await db.close()
+  }
+}
+
+const ASK_API_KEY = 'bench-api-key-0123456789'
+const ASK_ADMIN_PASSWORD = 'bench-admin-password'
+
+for (const size of askSizes) {
+  log(`/ask_qa on PGlite: seeding ${formatNumber(size)} chunks in bulk, then starting the backend …`)
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-scale-ask-'))
+  try {
+    const seedDatabase = await openDatabase({ dataDir })
+    await migrate(seedDatabase)
+    await seedChunks(seedDatabase, dataset.corpus, baseChunks, size)
+    await seedDatabase.close()
+    const config = loadConfig({
+      API_KEY: ASK_API_KEY,
+      API_PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      LOAD_DEMO_CONTENT: 'false',
+      ADMIN_PASSWORD: ASK_ADMIN_PASSWORD,
+      TOKEN_SECRET: 'bench-token-secret-bench-token-secret-0123',
+    })
+    const started = performance.now()
+    const backend = await buildBackend(config)
+    log(`  backend ready with ${formatNumber(backend.services.knowledge.chunkCount)} chunks in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    try {
+      const url = await backend.app.listen({ host: '127.0.0.1', port: 0 })
+      const session = (await (
+        await fetch(`${url}/auth/login`, {
+          method: 'POST',
+          headers: { apikey: ASK_API_KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ username: config.ADMIN_USERNAME, password: ASK_ADMIN_PASSWORD }),
+        })
+      ).json()) as { access_token?: string }
+      const headers = { apikey: ASK_API_KEY, authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' }
+      const ask = async (command: string) => {
+        const response = await fetch(`${url}/ask_qa`, { method: 'POST', headers, body: JSON.stringify({ command }) })
+        const answer = (await response.json()) as { status?: string; found?: boolean }
+        if (!response.ok || answer.status !== 'finished') throw new Error(`/ask_qa answered ${response.status} ${JSON.stringify(answer).slice(0, 200)}`)
+        return answer.found === true
+      }
+      const claims = dataset.queries.map((query) => query.text)
+      // A warm-up pass over other questions builds the posting arrays the first questions would otherwise pay for.
+      for (const claim of claims.slice(-20)) await ask(claim)
+      const loadBefore = formatLoad()
+      const latencies: number[] = []
+      let answered = 0
+      const cpuStarted = process.cpuUsage()
+      for (let position = 0; position < askQuestions; position += 1) {
+        const before = performance.now()
+        if (await ask(claims[position % claims.length] as string)) answered += 1
+        latencies.push(performance.now() - before)
+      }
+      const cpu = process.cpuUsage(cpuStarted)
+      latencies.sort((a, b) => a - b)
+      const row: AskFigures = {
+        chunks: backend.services.knowledge.chunkCount,
+        questions: askQuestions,
+        answered,
+        p50: percentile(latencies, 0.5),
+        p95: percentile(latencies, 0.95),
+        p99: percentile(latencies, 0.99),
+        cpuPerQuestion: (cpu.user + cpu.system) / 1000 / askQuestions,
+        loadBefore,
+        loadAfter: formatLoad(),
+      }
+      askRows.push(row)
+      log(`  ${askQuestions} questions: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms; ${answered} answered from the knowledge base`)
+      await writeResults(false)
+    } finally {
+      await backend.close()
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
@@ -201,7 +307,7 @@ const exponents = seriesNames.map((series) => `${series}: ${growthExponent(serie
 const report = [
   '# Scale: search latency and ingestion by corpus size',
   '',
-  `Machine: ${describeMachine()}.`,
+  `Machine: ${describeMachine()}; load average ${loadAtStart} at the start.`,
   '',
   `Synthetic chunks grown from ${dataset.name} (each mixes half the terms of two real chunks; the vocabulary stays the dataset's). ` +
     `Latency: Bm25Index.search, top 10, the ${queries.length} test queries twice after a warm-up pass, one thread; ` +
@@ -223,7 +329,7 @@ const report = [
   '',
   `Growth exponent of p50 CPU latency (log-log slope from the smallest to the largest size measured; 1 = linear): ${exponents}.`,
   '',
-  'Ingestion through the product on PGlite (memory://): a database is first seeded in bulk with N chunks, then documents are published one transaction each (article row + KnowledgeService.indexArticle).',
+  `Ingestion through the product on PGlite (memory://): a database is first seeded in bulk with N chunks, then documents are published one transaction each (article row + KnowledgeService.indexArticle), timed after ${INGESTION_WARM_UP} untimed ones.`,
   '',
   formatMarkdownTable(
     ['chunks already stored', 'documents published', 'chunks written', 'chunks/s'],
@@ -231,11 +337,30 @@ const report = [
   ),
   '',
   `Sizes measured on PGlite: ${pgliteSizes.map((size) => formatNumber(size)).join(', ')}. Larger sizes are measured in memory only.`,
+  '',
+  '/ask_qa through the real backend on PGlite (files in a temporary directory, seeded in bulk; worker in the same process): ' +
+    'test claims asked one after another over HTTP on 127.0.0.1, each request waiting for its answer (query log, ask job, ' +
+    'KnowledgeService.search, extractive answer with citations), after 20 warm-up questions. Load average (1 / 5 / 15 min) at the start and end of the timed questions.',
+  '',
+  formatMarkdownTable(
+    ['chunks', 'questions', 'answered from the knowledge base', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per question', 'load average before', 'load average after'],
+    askRows.map((row) => [
+      formatNumber(row.chunks),
+      row.questions,
+      row.answered,
+      row.p50.toFixed(1),
+      row.p95.toFixed(1),
+      row.p99.toFixed(1),
+      row.cpuPerQuestion.toFixed(1),
+      row.loadBefore,
+      row.loadAfter,
+    ]),
+  ),
   ...(isFinal ? [] : ['', '**Partial results: the run had not finished when this file was written.**']),
 ].join('\n')
 mkdirSync(RESULTS_DIRECTORY, { recursive: true })
 writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.md`), `${report}\n`)
-writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.json`), JSON.stringify({ machine: describeMachine(), searchRows, ingestRows }, null, 2))
+writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.json`), JSON.stringify({ machine: describeMachine(), searchRows, ingestRows, askRows }, null, 2))
 const points: ScalePoint[] = searchRows.flatMap((row) => [
   { chunks: row.chunks, milliseconds: row.p50, series: `${row.series} p50` },
   { chunks: row.chunks, milliseconds: row.p95, series: `${row.series} p95` },

@@ -1,6 +1,6 @@
-import { Bm25Index, type Bm25Parameters, type QueryExpansionOptions } from '../../backend/src/retrieval/bm25-index'
+import { Bm25Index, countChunkTerms, knowledgeBaseBm25Parameters, TITLE_WEIGHT, type Bm25Parameters, type QueryExpansionOptions } from '../../backend/src/retrieval/bm25-index'
 import { chunkArticle } from '../../backend/src/retrieval/chunker'
-import { termFrequencies, tokenize } from '../../backend/src/retrieval/text'
+import { tokenize } from '../../backend/src/retrieval/text'
 import type { IndexedChunk } from '../../backend/src/retrieval/bm25-index'
 import type { CorpusDocument } from './beir-dataset'
 
@@ -13,21 +13,20 @@ export interface CorpusChunk extends IndexedChunk {
   text: string
 }
 
-export function chunkCorpusLikeIndexArticle(corpus: readonly CorpusDocument[]): CorpusChunk[] {
+/** `titleWeight` other than the product's is for tuning sweeps. */
+export function chunkCorpusLikeIndexArticle(corpus: readonly CorpusDocument[], titleWeight = TITLE_WEIGHT): CorpusChunk[] {
   const chunks: CorpusChunk[] = []
   corpus.forEach((document, position) => {
     for (const draft of chunkArticle(document.text)) {
-      const tokens = tokenize(`${document.title}\n${draft.text}`)
-      if (tokens.length === 0) continue
-      const terms: Record<string, number> = {}
-      for (const [term, frequency] of termFrequencies(tokens)) terms[term] = frequency
-      chunks.push({ chunkId: chunks.length + 1, articleId: position + 1, terms, length: tokens.length, text: draft.text })
+      const { terms, length } = countChunkTerms(draft.text, document.title, titleWeight)
+      if (length === 0) continue
+      chunks.push({ chunkId: chunks.length + 1, articleId: position + 1, terms, length, text: draft.text })
     }
   })
   return chunks
 }
 
-export function buildIndex(chunks: readonly IndexedChunk[], parameters?: Bm25Parameters, expansion?: QueryExpansionOptions | false): Bm25Index {
+export function buildIndex(chunks: readonly IndexedChunk[], parameters: Bm25Parameters = knowledgeBaseBm25Parameters, expansion?: QueryExpansionOptions | false): Bm25Index {
   const index = new Bm25Index(parameters, expansion)
   for (const chunk of chunks) index.add(chunk)
   return index

@@ -3,7 +3,7 @@ import { migrate } from '../../backend/src/db/migrate'
 import { articlesRepository } from '../../backend/src/modules/articles/articles.repository'
 import { knowledgeRepository } from '../../backend/src/modules/knowledge/knowledge.repository'
 import { KnowledgeService } from '../../backend/src/modules/knowledge/knowledge.service'
-import { Bm25Index } from '../../backend/src/retrieval/bm25-index'
+import { Bm25Index, knowledgeBaseBm25Parameters } from '../../backend/src/retrieval/bm25-index'
 import { tokenize } from '../../backend/src/retrieval/text'
 import type { CorpusDocument } from './beir-dataset'
 import type { SearchEngine } from './peer-engines'
@@ -96,7 +96,7 @@ export function createProductEngine(base: ProductKnowledgeBase): SearchEngine {
 
 /** The same BM25 index in memory, rebuilt from the persisted chunks as KnowledgeService.load() does, without the database round trip. */
 export async function createProductIndexEngine(base: ProductKnowledgeBase): Promise<SearchEngine> {
-  const index = new Bm25Index()
+  const index = new Bm25Index(knowledgeBaseBm25Parameters)
   for (const chunk of await knowledgeRepository.allIndexedChunks(base.db)) index.add(chunk)
   return {
     name: 'knowledge-base (Bm25Index in memory)',

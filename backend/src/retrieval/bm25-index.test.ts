@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, createIndexedChunk, defaultBm25Parameters, type IndexedChunk } from './bm25-index';
+import { Bm25Index, countChunkTerms, createIndexedChunk, defaultBm25Parameters, TITLE_WEIGHT, type IndexedChunk } from './bm25-index';
 import { tokenize } from './text';
 
 const chunk = (chunkId: number, terms: Record<string, number>, articleId = chunkId * 10): IndexedChunk => ({
@@ -152,6 +152,30 @@ describe('Bm25Index', () => {
     expect(incremental.search(tokenize('temporary'), 10)).toEqual([]);
   });
 
+  it('scores like a fresh index after chunks are added between searches', () => {
+    const texts = ['Invoices are sent monthly', 'Reset a password', 'Export invoices as CSV', 'Invite teammates'];
+    const incremental = new Bm25Index();
+    texts.slice(0, 2).forEach((text, position) => incremental.add(createIndexedChunk(position + 1, 1, text)));
+    // Searching caches per-term impacts for the current N and average length; adding must not leave them stale.
+    expect(incremental.search(tokenize('invoices'), 10)).toHaveLength(1);
+    texts.slice(2).forEach((text, position) => incremental.add(createIndexedChunk(position + 3, 1, text)));
+    const fresh = new Bm25Index();
+    texts.forEach((text, position) => fresh.add(createIndexedChunk(position + 1, 1, text)));
+    expect(incremental.search(tokenize('invoices csv'), 10)).toEqual(fresh.search(tokenize('invoices csv'), 10));
+    incremental.remove(3);
+    fresh.remove(3);
+    expect(incremental.search(tokenize('invoices'), 10)).toEqual(fresh.search(tokenize('invoices'), 10));
+  });
+
+  it('ranks the same whether its posting arrays were prepared at once or on demand', () => {
+    const texts = ['Invoices are sent monthly', 'Reset a password', 'Export invoices as CSV', 'Invite teammates to invoices'];
+    const prepared = indexTexts(texts);
+    prepared.prepare();
+    for (const query of ['invoices', 'export invoices csv', 'password teammates']) {
+      expect(prepared.search(tokenize(query), 10)).toEqual(indexTexts(texts).search(tokenize(query), 10));
+    }
+  });
+
   it('empties completely when every chunk is removed', () => {
     const index = smallCorpus();
     for (const id of [1, 2, 3]) index.remove(id);
@@ -180,5 +204,35 @@ describe('Bm25Index', () => {
     expect(first?.score).toBe(second?.score);
     expect(() => new Bm25Index({ k1: -1, b: 0.5 })).toThrow(RangeError);
     expect(() => new Bm25Index({ k1: 1, b: 2 })).toThrow(RangeError);
+  });
+});
+
+describe('countChunkTerms', () => {
+  it('counts each title term TITLE_WEIGHT times, in the frequencies and in the length', () => {
+    expect(TITLE_WEIGHT).toBe(2);
+    const counted = countChunkTerms('Invoices are sent monthly by email', 'Billing invoices');
+    expect(counted.terms).toEqual({ bill: 2, invoic: 3, sent: 1, monthli: 1, email: 1 });
+    expect(counted.length).toBe(4 + 2 * 2);
+  });
+
+  it('counts the text alone without a title, and honours another weight', () => {
+    expect(countChunkTerms('Invoices are sent monthly')).toEqual({ terms: { invoic: 1, sent: 1, monthli: 1 }, length: 3 });
+    expect(countChunkTerms('Invoices', 'Billing', 1)).toEqual({ terms: { bill: 1, invoic: 1 }, length: 2 });
+  });
+
+  it('keeps stems that are names of object members as plain counts', () => {
+    expect(countChunkTerms('constructor constructor', 'constructor').terms).toEqual({ constructor: 4 });
+  });
+
+  it('ranks a passage of the article whose title names the subject above a passing mention', () => {
+    const rank = (titleWeight: number) => {
+      const index = new Bm25Index();
+      index.add({ chunkId: 1, articleId: 1, ...countChunkTerms('Money goes back to your card within five working days of the request.', 'Refunds', titleWeight) });
+      index.add({ chunkId: 2, articleId: 2, ...countChunkTerms('Shipping is free; a refund needs a receipt.', 'Shipping', titleWeight) });
+      return index.search(tokenize('refund'), 2).map((result) => result.chunkId);
+    };
+    expect(rank(TITLE_WEIGHT)).toEqual([1, 2]);
+    // Counted once, the title would lose to the shorter passage.
+    expect(rank(1)).toEqual([2, 1]);
   });
 });

@@ -13,8 +13,21 @@ export interface Bm25Parameters {
   b: number;
 }
 
-/** Anserini's BM25 defaults. */
+/** Anserini's BM25 defaults: what a `Bm25Index` uses unless given others. */
 export const defaultBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 0.9, b: 0.4 });
+
+/**
+ * The knowledge base's BM25 parameters (KnowledgeService), tuned with title weighting on the SciFact train
+ * split only (bench/tune.ts; bench/README.md).
+ */
+export const knowledgeBaseBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 1.2, b: 0.5 });
+
+/**
+ * How many times each occurrence of an article title's terms counts in every chunk of the article: a
+ * BM25F-style field weight. A title names what the whole article is about, so its words say more than a
+ * passing mention in the text. Tuned on the SciFact train split only (bench/tune.ts).
+ */
+export const TITLE_WEIGHT = 2;
 
 export interface ScoredChunk {
   chunkId: number;
@@ -42,9 +55,9 @@ export interface QueryExpansionOptions {
   minimumIndexSize: number;
 }
 
-/** Tuned on the SciFact train split only (bench/tune.ts, ADR 020). */
+/** Tuned on the SciFact train split only (bench/tune.ts, ADR 020; retuned with title weighting, bench/README.md). */
 export const defaultQueryExpansion: Readonly<QueryExpansionOptions> = Object.freeze({
-  feedbackChunks: 10,
+  feedbackChunks: 20,
   expansionTerms: 20,
   originalQueryWeight: 0.7,
   minimumIndexSize: 1000,
@@ -63,14 +76,19 @@ interface StoredChunk {
 
 /**
  * The postings of a term as arrays sorted by slot, rebuilt lazily after the term's postings change: scanning
- * typed arrays is several times faster than iterating a Map, and the bounds let a search skip what cannot
+ * typed arrays is several times faster than iterating a Map, and the bound lets a search skip what cannot
  * reach the top.
  */
 interface PostingArrays {
   slots: Int32Array;
-  frequencies: Float64Array;
-  maxFrequency: number;
-  minLength: number;
+  frequencies: Float32Array;
+  /**
+   * Each posting's tf / (tf + k1·(1 − b + b·|d|/avgdl)), valid while `impactsVersion` equals the index's
+   * statistics version: a search then multiplies instead of dividing, and the largest impact bounds the term.
+   */
+  impacts: Float64Array;
+  impactsVersion: number;
+  maxImpact: number;
 }
 
 interface Postings {
@@ -90,8 +108,9 @@ interface WeightedTerm {
 }
 
 interface WeightedList {
-  postings: Postings;
-  arrays: PostingArrays;
+  term: string;
+  slots: Int32Array;
+  impacts: Float64Array;
   /** Query weight × idf × (k1 + 1). */
   weight: number;
   /** The most this term can add to any chunk's score. */
@@ -104,17 +123,61 @@ interface RankedSlot {
   score: number;
 }
 
-/** Builds an `IndexedChunk` from raw chunk text with the shared tokenizer. */
-export function createIndexedChunk(chunkId: number, articleId: number, text: string): IndexedChunk {
-  const tokens = tokenize(text);
+/**
+ * The term frequencies and length of a chunk as indexed: the terms of its text, plus those of its article's
+ * title counting `titleWeight` times each (the length counts them the same way).
+ */
+export function countChunkTerms(text: string, title = '', titleWeight = TITLE_WEIGHT): Pick<IndexedChunk, 'terms' | 'length'> {
+  const titleTokens = title === '' ? [] : tokenize(title);
+  const textTokens = tokenize(text);
+  // A Map, not an object, while counting: stems such as "constructor" would otherwise read inherited members.
+  const frequencies = new Map<string, number>();
+  for (const token of titleTokens) frequencies.set(token, (frequencies.get(token) ?? 0) + titleWeight);
+  for (const [term, frequency] of termFrequencies(textTokens)) frequencies.set(term, (frequencies.get(term) ?? 0) + frequency);
   const terms: Record<string, number> = {};
   // Faster than Object.fromEntries for objects with many keys.
-  for (const [term, frequency] of termFrequencies(tokens)) terms[term] = frequency;
-  return { chunkId, articleId, terms, length: tokens.length };
+  for (const [term, frequency] of frequencies) terms[term] = frequency;
+  return { terms, length: textTokens.length + titleWeight * titleTokens.length };
+}
+
+/** Builds an `IndexedChunk` from raw chunk text (and its article's title) with the shared tokenizer. */
+export function createIndexedChunk(chunkId: number, articleId: number, text: string, title = ''): IndexedChunk {
+  return { chunkId, articleId, ...countChunkTerms(text, title) };
 }
 
 function compareRanked(a: RankedSlot, b: RankedSlot): number {
   return b.score - a.score || a.chunkId - b.chunkId;
+}
+
+/** Whether `a` ranks below `b`: a lower score, or the same score and a larger chunkId. */
+function ranksBelow(a: RankedSlot, b: RankedSlot): boolean {
+  return a.score < b.score || (a.score === b.score && a.chunkId > b.chunkId);
+}
+
+/** Restores a min-heap (worst on top) after the entry at `position` got worse. */
+function siftUp(heap: RankedSlot[], position: number): void {
+  const entry = heap[position] as RankedSlot;
+  while (position > 0) {
+    const parent = (position - 1) >> 1;
+    if (!ranksBelow(entry, heap[parent] as RankedSlot)) break;
+    heap[position] = heap[parent] as RankedSlot;
+    position = parent;
+  }
+  heap[position] = entry;
+}
+
+/** Restores a min-heap (worst on top) after the entry at `position` got better. */
+function siftDown(heap: RankedSlot[], position: number): void {
+  const entry = heap[position] as RankedSlot;
+  for (;;) {
+    let child = 2 * position + 1;
+    if (child >= heap.length) break;
+    if (child + 1 < heap.length && ranksBelow(heap[child + 1] as RankedSlot, heap[child] as RankedSlot)) child += 1;
+    if (!ranksBelow(heap[child] as RankedSlot, entry)) break;
+    heap[position] = heap[child] as RankedSlot;
+    position = child;
+  }
+  heap[position] = entry;
 }
 
 /** The `limit`-th best score among `count` slots (−Infinity when there are fewer), by quickselect. */
@@ -167,8 +230,38 @@ function seekSlot(slots: Int32Array, from: number, slot: number): number {
   return from;
 }
 
+/** Ties broken by term so that the expansion does not depend on insertion order. */
+function isBetterExpansion(a: Postings, b: Postings): boolean {
+  return a.feedbackWeight > b.feedbackWeight || (a.feedbackWeight === b.feedbackWeight && a.term < b.term);
+}
+
+/** The `count` terms with the largest feedback weight, best first: an insertion into a short sorted list, cheaper than sorting every feedback term. */
+function selectExpansionTerms(terms: Postings[], count: number): Postings[] {
+  const chosen: Postings[] = [];
+  for (const postings of terms) {
+    if (chosen.length === count && !isBetterExpansion(postings, chosen[count - 1] as Postings)) continue;
+    let position = chosen.length === count ? count - 1 : chosen.length;
+    while (position > 0 && isBetterExpansion(postings, chosen[position - 1] as Postings)) {
+      chosen[position] = chosen[position - 1] as Postings;
+      position -= 1;
+    }
+    chosen[position] = postings;
+  }
+  return chosen;
+}
+
 /** Recompute the k-th best score only after the remaining bound fell by this factor: each computation costs a pass. */
 const THRESHOLD_RECHECK_FACTOR = 0.7;
+/**
+ * Whether new candidates can still reach the top is judged by the k-th best score among the first candidates
+ * only (SAMPLE_FACTOR per result wanted, at least MIN_SAMPLE): any subset's k-th best is a lower bound of the
+ * true one, and the first candidates come from the terms that can add the most, so the bound is close while
+ * its cost stays small however many chunks the common terms touched.
+ */
+const SAMPLE_FACTOR = 8;
+const MIN_SAMPLE = 256;
+/** Once pruning has started, a posting list longer than this many times the candidates is searched rather than scanned. */
+const GALLOP_RATIO = 8;
 
 /**
  * In-memory BM25 index over chunks with an inverted index (term → postings of
@@ -182,6 +275,7 @@ const THRESHOLD_RECHECK_FACTOR = 0.7;
  * expanded by pseudo-relevance feedback (RM3, `QueryExpansionOptions`), which adds terms with smaller weights.
  * Top-k selection is exact but skips work: once the k-th best score exceeds what the remaining terms could
  * add, chunks not yet seen cannot reach the top, and only the candidates that still can are scored further.
+ * The per-posting part of the score, tf / (tf + k1·(…)), is cached per term until N or avgdl change.
  */
 export class Bm25Index {
   private readonly k1: number;
@@ -190,6 +284,8 @@ export class Bm25Index {
   private readonly postings = new Map<string, Postings>();
   private readonly chunks = new Map<number, StoredChunk>();
   private totalLength = 0;
+  /** Changes whenever N or the total length does, which invalidates every posting list's impacts. */
+  private statisticsVersion = 0;
   /** Per-slot arrays: the chunk, its length, and the search accumulators (valid when epochs[slot] is the current epoch). */
   private slotChunks: (StoredChunk | undefined)[] = [];
   private lengths = new Float64Array(1024);
@@ -261,6 +357,7 @@ export class Bm25Index {
     this.lengths[slot] = chunk.length;
     this.chunks.set(chunk.chunkId, stored);
     this.totalLength += chunk.length;
+    this.statisticsVersion += 1;
   }
 
   /** Removes a chunk; unknown ids are ignored. */
@@ -277,6 +374,15 @@ export class Bm25Index {
     this.freeSlots.push(stored.slot);
     this.chunks.delete(chunkId);
     this.totalLength -= stored.length;
+    this.statisticsVersion += 1;
+  }
+
+  /**
+   * Builds every term's posting arrays now rather than on the first search that needs them: after loading a
+   * large index, the first questions would otherwise each pay for dozens of terms.
+   */
+  prepare(): void {
+    for (const postings of this.postings.values()) this.arraysOf(postings);
   }
 
   /** Number of chunks containing the term. */
@@ -356,10 +462,9 @@ export class Bm25Index {
         postings.feedbackWeight += (chunk.frequencies[position] as number) * chunkWeight;
       }
     }
-    // Ties broken by term so that the expansion does not depend on insertion order.
-    seen.sort((a, b) => b.feedbackWeight - a.feedbackWeight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
-    const chosen = seen.slice(0, options.expansionTerms);
-    const total = chosen.reduce((sum, postings) => sum + postings.feedbackWeight, 0);
+    const chosen = selectExpansionTerms(seen, options.expansionTerms);
+    let total = 0;
+    for (const postings of chosen) total += postings.feedbackWeight;
     if (!(total > 0)) return question;
     const scale = (question.length * (1 - options.originalQueryWeight)) / options.originalQueryWeight / total;
     const weights = new Map<Postings, number>(question.map(({ postings, weight }) => [postings, weight]));
@@ -367,70 +472,80 @@ export class Bm25Index {
     return [...weights].map(([postings, weight]) => ({ postings, weight }));
   }
 
+  /** The term's posting arrays, with impacts for the current corpus statistics. */
   private arraysOf(postings: Postings): PostingArrays {
-    if (postings.arrays !== undefined) return postings.arrays;
+    const arrays = postings.arrays ?? (postings.arrays = this.buildArrays(postings));
+    if (arrays.impactsVersion !== this.statisticsVersion) this.computeImpacts(arrays);
+    return arrays;
+  }
+
+  private buildArrays(postings: Postings): PostingArrays {
     const size = postings.byChunk.size;
-    const order = new Array<[number, number]>(size);
-    let maxFrequency = 0;
-    let minLength = Infinity;
-    let position = 0;
-    for (const [chunkId, frequency] of postings.byChunk) {
-      const chunk = this.chunks.get(chunkId) as StoredChunk;
-      order[position] = [chunk.slot, frequency];
-      position += 1;
-      if (frequency > maxFrequency) maxFrequency = frequency;
-      if (chunk.length < minLength) minLength = chunk.length;
-    }
-    // Sorted by slot so that a candidate's frequency can be found by galloping search.
-    order.sort((a, b) => a[0] - b[0]);
     const slots = new Int32Array(size);
-    const frequencies = new Float64Array(size);
-    order.forEach(([slot, frequency], index) => {
-      slots[index] = slot;
-      frequencies[index] = frequency;
-    });
-    postings.arrays = { slots, frequencies, maxFrequency, minLength };
-    return postings.arrays;
+    let position = 0;
+    for (const chunkId of postings.byChunk.keys()) {
+      slots[position] = (this.chunks.get(chunkId) as StoredChunk).slot;
+      position += 1;
+    }
+    // Sorted by slot so that a candidate's impact can be found by galloping search.
+    slots.sort();
+    const frequencies = new Float32Array(size);
+    for (let index = 0; index < size; index += 1) {
+      const chunk = this.slotChunks[slots[index] as number] as StoredChunk;
+      frequencies[index] = postings.byChunk.get(chunk.chunkId) as number;
+    }
+    return { slots, frequencies, impacts: new Float64Array(size), impactsVersion: -1, maxImpact: 0 };
+  }
+
+  private computeImpacts(arrays: PostingArrays): void {
+    const averageLength = this.averageLength;
+    const base = this.k1 * (1 - this.b);
+    const perLength = averageLength > 0 ? (this.k1 * this.b) / averageLength : 0;
+    const { slots, frequencies, impacts } = arrays;
+    const lengths = this.lengths;
+    let maxImpact = 0;
+    for (let index = 0; index < slots.length; index += 1) {
+      const frequency = frequencies[index] as number;
+      const impact = frequency / (frequency + base + perLength * (lengths[slots[index] as number] as number));
+      impacts[index] = impact;
+      if (impact > maxImpact) maxImpact = impact;
+    }
+    arrays.maxImpact = maxImpact;
+    arrays.impactsVersion = this.statisticsVersion;
   }
 
   /** The best `limit` chunks for weighted terms, best first. */
   private rank(query: WeightedTerm[], limit: number): RankedSlot[] {
-    const k1 = this.k1;
-    const averageLength = this.averageLength;
-    const base = k1 * (1 - this.b);
-    const perLength = averageLength > 0 ? (k1 * this.b) / averageLength : 0;
-
     const lists: WeightedList[] = [];
+    let remainingBound = 0;
     for (const { postings, weight: queryWeight } of query) {
       if (!(queryWeight > 0)) continue;
       const arrays = this.arraysOf(postings);
-      const weight = queryWeight * this.idfOf(postings.byChunk.size) * (k1 + 1);
-      const upperBound = (weight * arrays.maxFrequency) / (arrays.maxFrequency + base + perLength * arrays.minLength);
-      lists.push({ postings, arrays, weight, upperBound });
+      const weight = queryWeight * this.idfOf(postings.byChunk.size) * (this.k1 + 1);
+      const upperBound = weight * arrays.maxImpact;
+      lists.push({ term: postings.term, slots: arrays.slots, impacts: arrays.impacts, weight, upperBound });
+      remainingBound += upperBound;
     }
     // Terms that can add the most come first, so that the k-th best score rises early.
-    lists.sort((a, b) => b.upperBound - a.upperBound || (a.postings.term < b.postings.term ? -1 : 1));
-    let remainingBound = lists.reduce((sum, list) => sum + list.upperBound, 0);
+    lists.sort((a, b) => b.upperBound - a.upperBound || (a.term < b.term ? -1 : 1));
 
     const scores = this.scores;
     const epochs = this.epochs;
-    const lengths = this.lengths;
     const epoch = ++this.searchEpoch;
     // Slots with a score in this pass, each once.
     let candidates = this.touched;
     let count = 0;
     let next = 0;
     let checkBelow = Infinity;
+    const sampleSize = Math.max(limit * SAMPLE_FACTOR, MIN_SAMPLE);
+    let sampledThreshold = -Infinity;
     while (next < lists.length) {
-      const { arrays, weight, upperBound } = lists[next] as WeightedList;
+      const { slots, impacts, weight, upperBound } = lists[next] as WeightedList;
       next += 1;
       remainingBound -= upperBound;
-      const slots = arrays.slots;
-      const frequencies = arrays.frequencies;
       for (let position = 0; position < slots.length; position += 1) {
         const slot = slots[position] as number;
-        const frequency = frequencies[position] as number;
-        const contribution = (weight * frequency) / (frequency + base + perLength * (lengths[slot] as number));
+        const contribution = weight * (impacts[position] as number);
         if (epochs[slot] === epoch) {
           scores[slot] += contribution;
         } else {
@@ -442,7 +557,8 @@ export class Bm25Index {
       }
       // Strictly greater: a chunk not yet seen scores at most remainingBound, so it can neither pass nor tie.
       if (next < lists.length && count >= limit && remainingBound <= checkBelow) {
-        if (kthBestScore(candidates, count, scores, limit, this.selection) > remainingBound) break;
+        sampledThreshold = kthBestScore(candidates, Math.min(count, sampleSize), scores, limit, this.selection);
+        if (sampledThreshold > remainingBound) break;
         checkBelow = remainingBound * THRESHOLD_RECHECK_FACTOR;
       }
     }
@@ -451,9 +567,11 @@ export class Bm25Index {
       // From here on only chunks already seen can reach the top: score them, dropping those that cannot make it.
       candidates = candidates.slice(0, count);
       let filterBelow = Infinity;
+      let isSorted = false;
       while (next < lists.length) {
         if (remainingBound <= filterBelow) {
-          const threshold = kthBestScore(candidates, count, scores, limit, this.selection);
+          // The first filter reuses the lower bound that stopped the first phase; later ones compute the exact one.
+          const threshold = filterBelow === Infinity ? sampledThreshold : kthBestScore(candidates, count, scores, limit, this.selection);
           let kept = 0;
           for (let position = 0; position < count; position += 1) {
             const slot = candidates[position] as number;
@@ -463,36 +581,57 @@ export class Bm25Index {
             }
           }
           count = kept;
-          // Ascending slots, for the galloping lookups below.
-          candidates.subarray(0, count).sort();
           filterBelow = remainingBound * THRESHOLD_RECHECK_FACTOR;
         }
-        const { arrays, weight, upperBound } = lists[next] as WeightedList;
+        const { slots, impacts, weight, upperBound } = lists[next] as WeightedList;
         next += 1;
         remainingBound -= upperBound;
-        const slots = arrays.slots;
-        const frequencies = arrays.frequencies;
+        if (slots.length <= count * GALLOP_RATIO) {
+          // A short list is cheaper to scan than to search. Chunks dropped by a filter still carry this epoch and
+          // gain score too, which is harmless: they are no longer candidates.
+          for (let position = 0; position < slots.length; position += 1) {
+            const slot = slots[position] as number;
+            if (epochs[slot] === epoch) scores[slot] += weight * (impacts[position] as number);
+          }
+          continue;
+        }
+        if (!isSorted) {
+          // Ascending slots, for the galloping lookups; filtering keeps the order.
+          candidates.subarray(0, count).sort();
+          isSorted = true;
+        }
         let position = 0;
         for (let index = 0; index < count && position < slots.length; index += 1) {
           const slot = candidates[index] as number;
           position = seekSlot(slots, position, slot);
-          if (slots[position] === slot) {
-            const frequency = frequencies[position] as number;
-            scores[slot] += (weight * frequency) / (frequency + base + perLength * (lengths[slot] as number));
-          }
+          if (slots[position] === slot) scores[slot] += weight * (impacts[position] as number);
         }
       }
     }
 
-    const threshold = kthBestScore(candidates, count, scores, limit, this.selection);
-    const best: RankedSlot[] = [];
+    return this.selectBest(candidates, count, limit);
+  }
+
+  /** The best `limit` of the first `count` candidate slots, best first: one pass keeping the best so far in a min-heap. */
+  private selectBest(candidates: Int32Array, count: number, limit: number): RankedSlot[] {
+    const scores = this.scores;
+    // heap[0] is the worst of the best so far.
+    const heap: RankedSlot[] = [];
     for (let position = 0; position < count; position += 1) {
       const slot = candidates[position] as number;
       const score = scores[slot] as number;
-      if (score >= threshold) best.push({ slot, chunkId: (this.slotChunks[slot] as StoredChunk).chunkId, score });
+      if (heap.length === limit) {
+        const worst = heap[0] as RankedSlot;
+        if (score < worst.score) continue;
+        const chunkId = (this.slotChunks[slot] as StoredChunk).chunkId;
+        if (score === worst.score && chunkId > worst.chunkId) continue;
+        heap[0] = { slot, chunkId, score };
+        siftDown(heap, 0);
+      } else {
+        heap.push({ slot, chunkId: (this.slotChunks[slot] as StoredChunk).chunkId, score });
+        siftUp(heap, heap.length - 1);
+      }
     }
-    best.sort(compareRanked);
-    if (best.length > limit) best.length = limit;
-    return best;
+    return heap.sort(compareRanked);
   }
 }

@@ -47,6 +47,19 @@ describe('tokenize', () => {
     expect(tokenize('invoice payment invoice')).toEqual(['invoic', 'payment', 'invoic']);
   });
 
+  it('follows a token mixing letters and digits with its letter and digit runs, unstemmed', () => {
+    expect(tokenize('CD40 ligands')).toEqual(['cd40', 'cd', '40', 'ligand']);
+    expect(tokenize('APOE4 carriers')).toEqual(['apoe4', 'apoe', 'carrier']);
+    // Runs of one character, and stopwords, are left out.
+    expect(tokenize('IL6 in v2 and 5a')).toEqual(['il6', 'il', 'v2', '5a']);
+  });
+
+  it('lets "IL6" and "IL-6" share terms', () => {
+    const joined = new Set(tokenize('IL6'));
+    expect(tokenize('IL-6').some((term) => joined.has(term))).toBe(true);
+    expect(tokenize('CD 40').every((term) => new Set(tokenize('CD40')).has(term))).toBe(true);
+  });
+
   it('returns no tokens for text without letters or digits', () => {
     expect(tokenize('  ¿¡ — !!! ')).toEqual([]);
   });

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../../db/database'
 import { migrate } from '../../db/migrate'
-import { KnowledgeService } from './knowledge.service'
+import { countChunkTerms } from '../../retrieval/bm25-index'
+import { chunkArticle } from '../../retrieval/chunker'
+import { INDEX_FORMAT, KnowledgeService } from './knowledge.service'
 
 describe('knowledge index', () => {
   let db: Database
@@ -62,5 +64,66 @@ describe('knowledge index', () => {
     const after = await restarted.search('how is tea brewed', 5)
     expect(after.map((hit) => [hit.chunkId, hit.score])).toEqual(before.map((hit) => [hit.chunkId, hit.score]))
     expect(after[0].title).toBe('Tea')
+  })
+
+  it('stores every chunk with its terms, and one add per chunk in the change log, in chunk order', async () => {
+    const knowledge = new KnowledgeService(db)
+    const content = Array.from({ length: 40 }, (_, position) => `Sentence ${position} about pruning apple trees in winter.`).join(' ')
+    const id = await addArticle(knowledge, 'Pruning apple trees', content)
+    const expected = chunkArticle(content).map((chunk) => ({ ordinal: chunk.ordinal, text: chunk.text, ...countChunkTerms(chunk.text, 'Pruning apple trees') }))
+    expect(expected.length).toBeGreaterThan(1)
+    const rows = await db.query<{ id: number; ordinal: number; text: string; terms: Record<string, number>; length: number }>(
+      `SELECT id, ordinal, text, terms, length FROM chunks WHERE article_id = $1 ORDER BY id`,
+      [id],
+    )
+    expect(rows.map(({ ordinal, text, terms, length }) => ({ ordinal, text, terms, length }))).toEqual(expected)
+    const log = await db.query<{ chunk_id: number; operation: string }>(`SELECT chunk_id, operation FROM index_changes ORDER BY seq`)
+    expect(log).toEqual(rows.map((row) => ({ chunk_id: row.id, operation: 'add' })))
+
+    await db.transaction((tx) => knowledge.indexArticle(tx, { id, title: 'Pruning apple trees', content: 'Prune in late winter.' }))
+    const changes = await db.query<{ chunk_id: number; operation: string }>(`SELECT chunk_id, operation FROM index_changes ORDER BY seq OFFSET $1`, [rows.length])
+    const [replacement] = await db.query<{ id: number }>(`SELECT id FROM chunks WHERE article_id = $1`, [id])
+    expect(changes).toEqual([...rows.map((row) => ({ chunk_id: row.id, operation: 'remove' })), { chunk_id: replacement.id, operation: 'add' }])
+  })
+
+  it('leaves no chunk and no log entry behind when the transaction that indexed them fails', async () => {
+    const knowledge = new KnowledgeService(db)
+    await expect(
+      db.transaction(async (tx) => {
+        const [row] = await tx.query<{ id: number }>(`INSERT INTO articles (title, content) VALUES ('Tea', 'Green tea is brewed at 80 degrees.') RETURNING id`)
+        await knowledge.indexArticle(tx, { id: row.id, title: 'Tea', content: 'Green tea is brewed at 80 degrees.' })
+        throw new Error('publishing failed')
+      }),
+    ).rejects.toThrow('publishing failed')
+    expect(await db.query(`SELECT id FROM chunks`)).toEqual([])
+    expect(await db.query(`SELECT seq FROM index_changes`)).toEqual([])
+    expect(await knowledge.search('green tea', 5)).toEqual([])
+  })
+
+  it('rebuilds chunks stored by an older tokenizer when it loads', async () => {
+    const [article] = await db.query<{ id: number }>(`INSERT INTO articles (title, content) VALUES ('IL6 signalling', 'IL-6 drives inflammation.') RETURNING id`)
+    // What the previous version stored: the title counted once, no letter and digit runs.
+    await db.query(`INSERT INTO chunks (article_id, ordinal, text, terms, length) VALUES ($1, 0, 'IL-6 drives inflammation.', $2::jsonb, 6)`, [
+      article.id,
+      JSON.stringify({ il6: 1, signal: 1, il: 1, '6': 1, drive: 1, inflamm: 1 }),
+    ])
+    const knowledge = new KnowledgeService(db)
+    await knowledge.load()
+    const [chunk] = await db.query<{ terms: Record<string, number>; length: number }>(`SELECT terms, length FROM chunks WHERE article_id = $1`, [article.id])
+    expect(chunk).toEqual(countChunkTerms('IL-6 drives inflammation.', 'IL6 signalling'))
+    expect(knowledge.chunkCount).toBe(1)
+    expect((await knowledge.search('IL6 inflammation', 5)).map((hit) => hit.articleId)).toEqual([article.id])
+    const [state] = await db.query<{ value: unknown }>(`SELECT value FROM app_state WHERE key = 'index_format'`)
+    expect(state.value).toEqual({ version: INDEX_FORMAT })
+  })
+
+  it('keeps chunks already in the current format as they are when it loads', async () => {
+    const knowledge = new KnowledgeService(db)
+    await addArticle(knowledge, 'Tea', 'Green tea is brewed at 80 degrees for two minutes.')
+    const before = await db.query(`SELECT id, terms FROM chunks ORDER BY id`)
+    const restarted = new KnowledgeService(db)
+    await restarted.load()
+    expect(await db.query(`SELECT id, terms FROM chunks ORDER BY id`)).toEqual(before)
+    expect(await db.query(`SELECT seq FROM index_changes WHERE operation = 'remove'`)).toEqual([])
   })
 })

@@ -1,8 +1,17 @@
 import type { Database, Queryable } from '../../db/database'
-import { Bm25Index, type Bm25Parameters } from '../../retrieval/bm25-index'
+import { Bm25Index, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
-import { termFrequencies, tokenize } from '../../retrieval/text'
-import { knowledgeRepository as repository, type ChunkRecord } from './knowledge.repository'
+import { tokenize } from '../../retrieval/text'
+import { knowledgeRepository as repository, type ChunkRecord, type NewChunk } from './knowledge.repository'
+
+/**
+ * The format of the stored term frequencies (tokenizer and term weighting). Raise it when either changes: on
+ * load, an index recorded with another format is rebuilt from the articles.
+ */
+export const INDEX_FORMAT = 2
+
+/** Stored chunks compared with the current tokenizer when no format is recorded yet. */
+const FORMAT_SAMPLE_SIZE = 20
 
 export interface RetrievedChunk extends ChunkRecord {
   score: number
@@ -21,19 +30,39 @@ export class KnowledgeService {
 
   constructor(
     private readonly db: Database,
-    private readonly parameters?: Bm25Parameters,
+    private readonly parameters: Bm25Parameters = knowledgeBaseBm25Parameters,
   ) {
     this.index = new Bm25Index(parameters)
   }
 
-  /** Builds the in-memory index from the database. */
+  /** Builds the in-memory index from the database, first rebuilding stored terms of an older format. */
   async load(): Promise<void> {
+    await this.upgradeStoredTerms()
     const index = new Bm25Index(this.parameters)
     // Read the log position first: changes that land while loading are replayed by the next sync (idempotent).
     const seq = await repository.latestChangeSeq(this.db)
     for (const chunk of await repository.allIndexedChunks(this.db)) index.add(chunk)
+    index.prepare()
     this.index = index
     this.lastSeq = seq
+  }
+
+  /**
+   * Re-indexes every article, in one transaction, when the stored term frequencies were computed by another
+   * tokenizer or term weighting than this version's: an index must not mix them with the questions' terms.
+   * Databases from before the format was recorded are judged by a sample of their chunks.
+   */
+  private async upgradeStoredTerms(): Promise<void> {
+    if ((await repository.recordedIndexFormat(this.db)) === INDEX_FORMAT) return
+    await this.db.transaction(async (tx) => {
+      // Several processes may start at once on one PostgreSQL server: one upgrades, the others then find it done.
+      await repository.lockIndexFormat(tx)
+      const recorded = await repository.recordedIndexFormat(tx)
+      if (recorded === INDEX_FORMAT) return
+      const isCurrent = recorded === undefined && (await repository.sampleChunks(tx, FORMAT_SAMPLE_SIZE)).every(hasCurrentTerms)
+      if (!isCurrent) for (const article of await repository.allArticles(tx)) await this.indexArticle(tx, article)
+      await repository.recordIndexFormat(tx, INDEX_FORMAT)
+    })
   }
 
   /** Applies index changes committed since the last sync. */
@@ -70,22 +99,14 @@ export class KnowledgeService {
   /** Chunks and indexes an article inside the caller's transaction; returns the number of chunks. */
   async indexArticle(tx: Queryable, article: { id: number; title: string; content: string }): Promise<number> {
     await repository.deleteChunksOf(tx, article.id)
-    const drafts = chunkArticle(article.content)
-    let count = 0
-    for (const chunk of drafts) {
+    const chunks: NewChunk[] = []
+    for (const chunk of chunkArticle(article.content)) {
       // The title is indexed with every chunk: a passage is about its article's subject even when it does not repeat it.
-      const tokens = tokenize(`${article.title}\n${chunk.text}`)
-      if (tokens.length === 0) continue
-      await repository.insertChunk(tx, {
-        articleId: article.id,
-        ordinal: chunk.ordinal,
-        text: chunk.text,
-        terms: Object.fromEntries(termFrequencies(tokens)),
-        length: tokens.length,
-      })
-      count++
+      const { terms, length } = countChunkTerms(chunk.text, article.title)
+      if (length > 0) chunks.push({ ordinal: chunk.ordinal, text: chunk.text, terms, length })
     }
-    return count
+    await repository.insertChunks(tx, article.id, chunks)
+    return chunks.length
   }
 
   async unindexArticle(tx: Queryable, articleId: number): Promise<void> {
@@ -109,4 +130,11 @@ export class KnowledgeService {
   get chunkCount(): number {
     return this.index.size
   }
+}
+
+/** Whether a stored chunk's terms and length are what this version's tokenizer and weighting give. */
+function hasCurrentTerms(chunk: IndexedChunk & { text: string; title: string }): boolean {
+  const current = countChunkTerms(chunk.text, chunk.title)
+  const stored = Object.entries(chunk.terms)
+  return current.length === chunk.length && stored.length === Object.keys(current.terms).length && stored.every(([term, frequency]) => current.terms[term] === frequency)
 }
