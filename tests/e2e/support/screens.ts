@@ -19,8 +19,11 @@ export interface Screen {
   listPath?: string
   /** For a pattern: paths of other screens it also matches (`/articles/new` for `/articles/$id`). */
   otherPaths?: string[]
-  /** For a pattern: makes an instance through the UI when the list page has none yet. */
-  seed?: (page: Page) => Promise<void>
+  /**
+   * For a pattern: makes an instance through the UI when the list page has none yet; gives the address it reached
+   * when the list page does not link to it (an import's progress page).
+   */
+  seed?: (page: Page) => Promise<string | void>
   /** Brings the page into a state worth looking at after it was opened (for example an answer on Ask). */
   prepare?: (page: Page) => Promise<void>
   /** The HTTP status the screen answers with (200 unless said). */
@@ -78,13 +81,24 @@ export function screensToCheck(): Screen[] {
 }
 
 // Instances the demo data lacks, made through the same labels as the screens' own specs use.
-const SEEDS: Record<string, (page: Page) => Promise<void>> = {
+const SEEDS: Record<string, NonNullable<Screen['seed']>> = {
   '/articles/drafts/$id': async (page) => {
     await page.goto('/articles/new')
     await page.getByLabel('Title').fill(`Screen check draft ${Date.now()}`, { timeout: 10_000 })
     await page.getByLabel('Content').fill('A draft made to open the draft screen in the accessibility scan and the screenshots.', { timeout: 10_000 })
     await page.getByRole('button', { name: 'Save draft' }).click({ timeout: 10_000 })
     await page.waitForURL(/\/articles\/drafts/, { timeout: 15_000 })
+  },
+  '/articles/import/$taskId': async (page) => {
+    await page.goto('/articles/import')
+    await page.getByLabel('Files', { exact: true }).setInputFiles({
+      name: 'screen-check.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Screen check import\n\nA file uploaded to open the import progress screen in the scan and the screenshots.\n'),
+    })
+    await page.getByRole('button', { name: 'Upload', exact: true }).click({ timeout: 10_000 })
+    await page.waitForURL(/\/articles\/import\/[0-9a-f-]{36}$/, { timeout: 15_000 })
+    return new URL(page.url()).pathname
   },
   '/settings/templates/$id': async (page) => {
     await page.goto('/settings/templates/new')
@@ -109,11 +123,10 @@ export async function openScreen(page: Page, screen: Screen): Promise<{ isOpen: 
     let match = await findInstance(page, screen)
     if (!match && screen.seed) {
       try {
-        await screen.seed(page)
+        match = (await screen.seed(page)) || (await findInstance(page, screen))
       } catch (error) {
         return { isOpen: false, status: null, reason: `could not make one for ${screen.path}: ${(error as Error).message.split('\n')[0]}` }
       }
-      match = await findInstance(page, screen)
     }
     if (!match) return { isOpen: false, status: null, reason: `no link to ${screen.path} on ${screen.listPath}` }
     target = match
@@ -121,8 +134,7 @@ export async function openScreen(page: Page, screen: Screen): Promise<{ isOpen: 
   let response = await page.goto(target)
   // Another spec running in parallel may delete or publish the record between the list and its page: make one of our own.
   if (response?.status() === 404 && screen.listPath && screen.seed) {
-    await screen.seed(page)
-    const fresh = await findInstance(page, screen)
+    const fresh = (await screen.seed(page)) || (await findInstance(page, screen))
     if (fresh) response = await page.goto(fresh)
   }
   await screen.prepare?.(page)
