@@ -39,7 +39,6 @@ export function convertAnswerToDocx(session: ApiSession, markdown: string) {
 
 export const AnswerIdentity = z.object({ task: z.string().min(1) })
 
-
 // The Ask page's forms are checked here, on the server only: the page ships no schema library (its JavaScript budget).
 const AskForm = z.object({
   question: z

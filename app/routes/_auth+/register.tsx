@@ -98,50 +98,45 @@ function RegisterForm({ organizations }: { organizations: Organization[] }) {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
   })
-  const text = (value: unknown) => (typeof value === 'string' ? value : '')
-  const field = (name: 'username' | 'email' | 'firstName' | 'lastName' | 'cellphone') => fields[name]
   return (
     <Form method="post" {...getFormProps(form)}>
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className={styles.grid}>
         <TextField
           label="Username"
-          {...fieldProps(field('username'))}
+          {...fieldProps(fields.username)}
           isRequired
           maxLength={60}
         />
         <TextField
           label="Email"
           type="email"
-          {...fieldProps(field('email'))}
+          {...fieldProps(fields.email)}
           isRequired
           maxLength={254}
         />
         <TextField
           label="First name"
-          {...fieldProps(field('firstName'))}
+          {...fieldProps(fields.firstName)}
           isRequired
           maxLength={100}
         />
         <TextField
           label="Last name"
-          {...fieldProps(field('lastName'))}
+          {...fieldProps(fields.lastName)}
           isRequired
           maxLength={100}
         />
         <TextField
           label="Cellphone"
           type="text"
-          {...fieldProps(field('cellphone'))}
+          {...fieldProps(fields.cellphone)}
           maxLength={40}
         />
         <Select
           label="Organisation"
-          name={fields.organization.name}
-          id={fields.organization.id}
+          {...fieldProps(fields.organization)}
           options={organizations.map((organization) => ({ value: String(organization.id), label: organization.name }))}
-          defaultValue={text(fields.organization.initialValue)}
-          errors={fields.organization.errors}
           isRequired
         />
         <TextField
