@@ -10,6 +10,7 @@ import '~/styles/global.css'
 // Every sponsor's theme class is in the CSS bundle; <html> carries the chosen one.
 import '~/styles/sponsors.css'
 import { getEnv } from '~/utils/env.server'
+import { useNonce } from '~/utils/nonce'
 import { takeToast } from '~/utils/session.server'
 
 export const links: LinksFunction = () => [
@@ -26,8 +27,37 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ toast, sponsor, theme: sponsor.key, target: env.TARGET }, { headers: { 'Set-Cookie': setCookie } })
 }
 
+/**
+ * Runs first, before Remix's own scripts: where the browser blocks storage (strict privacy settings, a frame on
+ * another site) reading window.sessionStorage throws, and Remix's scroll restoration and route discovery would
+ * fail with it. There each blocked storage is replaced with one kept in memory for this page.
+ */
+const STORAGE_GUARD = `(() => {
+  for (const name of ['sessionStorage', 'localStorage']) {
+    try {
+      const storage = window[name]
+      storage.setItem('storage-check', '1')
+      storage.removeItem('storage-check')
+    } catch {
+      const items = new Map()
+      const memory = {
+        get length() { return items.size },
+        key: (index) => [...items.keys()][index] ?? null,
+        getItem: (key) => (items.has(String(key)) ? items.get(String(key)) : null),
+        setItem: (key, value) => { items.set(String(key), String(value)) },
+        removeItem: (key) => { items.delete(String(key)) },
+        clear: () => { items.clear() },
+      }
+      try {
+        Object.defineProperty(window, name, { value: memory, configurable: true, writable: true })
+      } catch {}
+    }
+  }
+})()`
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root')
+  const nonce = useNonce()
   const sponsor = data?.sponsor
   return (
     // Without the root's data (it failed) the :root defaults of theme.css.ts still style the page.
@@ -35,6 +65,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: STORAGE_GUARD }} />
         <Meta />
         {/* Here rather than in meta(): a screen's own meta replaces the root's, and every page keeps its description. */}
         {sponsor ? <meta name="description" content={sponsor.metaDescription} /> : null}
@@ -44,8 +75,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

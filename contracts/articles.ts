@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Id } from './common'
 import { FiltersParam } from './article-filters'
+import { EmbeddingsProgress } from './embeddings'
 
 export const PAGE_SIZE_ARTICLES = 30
 
@@ -88,6 +89,8 @@ export const PublishProgress = z.object({
   published: z.array(z.object({ draft_id: z.number().int(), article_id: z.number().int(), title: z.string() })),
   failed: z.array(z.object({ draft_id: z.number().int(), title: z.string(), error: z.string() })),
   message: z.string(),
+  /** The passages' vectors, embedded after publishing (absent from older backends). */
+  embeddings: EmbeddingsProgress.optional(),
 })
 export type PublishProgress = z.infer<typeof PublishProgress>
 

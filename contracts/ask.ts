@@ -15,6 +15,8 @@ export const AskBody = z
     mode: AskMode.optional(),
     variant: AgentVariant.optional(),
     template_id: Id('template_id').optional(),
+    /** With Bot settings' multiple_model on: the model to answer with, one of GET /ask_models; ignored in agent mode. */
+    model: z.string().trim().min(1, 'model is empty: leave it out to use the default model').max(200, 'model is at most 200 characters').optional(),
   })
   .superRefine((body, context) => {
     if (body.mode === 'agent' && body.variant === 'government' && body.template_id === undefined) {
@@ -57,7 +59,42 @@ export const AskAnswer = z.object({
   variant: AgentVariant.optional(),
   template_id: z.number().int().nullable().optional(),
   sections: z.array(AgentSection).nullable().optional(),
+  /** Shown with the answer, e.g. "The language model did not answer (timeout); this answer quotes the sources directly." */
+  note: z.string().nullable().optional(),
+  /** Sentences of `result`, exactly as written in it, that cite nothing and that no source supports: show them marked. */
+  unsupported: z.array(z.string()).optional(),
+  /** The language model that wrote `result`; null when it quotes the sources. */
+  model: z.string().nullable().optional(),
 })
 export type AskAnswer = z.infer<typeof AskAnswer>
+
+/** GET /ask_models: whether a language model is configured, and which models an asker may choose (multiple_model). */
+export const AskModels = z.object({
+  /** A language model is configured (LLM_BASE_URL): answers are written by it, else they quote the sources. */
+  enabled: z.boolean(),
+  /** Bot settings' multiple_model: the asker may choose the model of each question. */
+  multiple_model: z.boolean(),
+  /** The model used when the asker chooses none (llm_model, or the provider's default); null without a model. */
+  default_model: z.string().nullable(),
+  /** The models an asker may choose; empty unless multiple_model is on and a model is configured. */
+  models: z.array(z.string()),
+})
+export type AskModels = z.infer<typeof AskModels>
+
+/**
+ * The events of POST /ask_qa_stream (text/event-stream), each `event: <type>` then `data: <JSON>`:
+ * - `delta` {text}: more of the answer; the deltas since the start (or the last `reset`) are the answer so far, with
+ *   its "[n]" already checked;
+ * - `sources` {sources}: the sources cited so far ("[n]" is sources[n - 1]); sent whenever the list grows;
+ * - `reset` {note}: the model failed after it had begun; drop the text so far, the quoted answer follows;
+ * - `done`: the complete answer (the AskAnswer of POST /ask_qa: result, source_list, found, note, unsupported, log_id…);
+ * - `error` {message}: the answer could not be produced; nothing else follows.
+ * Lines starting with ":" are heartbeats.
+ */
+export const AskStreamDelta = z.object({ text: z.string() })
+export const AskStreamSources = z.object({ sources: z.array(Source) })
+export const AskStreamReset = z.object({ note: z.string() })
+export const AskStreamError = z.object({ message: z.string() })
+export const ASK_STREAM_EVENTS = ['delta', 'sources', 'reset', 'done', 'error'] as const
 
 export const AskAnswerBody = z.object({ task_id: z.string().trim().min(1, 'task_id is required') })

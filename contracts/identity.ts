@@ -28,3 +28,7 @@ export type SignInAnswer = z.infer<typeof SignInAnswer>
 /** POST /auth/refresh: a new local token for a still-valid one, in the shape of a sign-in. */
 export const RefreshAnswer = SignInAnswer
 export type RefreshAnswer = SignInAnswer
+
+/** POST /auth/logout: the session of the token sent has ended (for the sign-in provider's tokens: every one issued so far). */
+export const SignOutAnswer = z.object({ success: z.literal(true), message: z.string() })
+export type SignOutAnswer = z.infer<typeof SignOutAnswer>

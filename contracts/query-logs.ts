@@ -41,6 +41,21 @@ export const QueryLog = z.object({
   /** Agent runs: which agent (general or government) and the steps it took; null and [] for other questions. */
   variant: z.string().nullable(),
   steps: z.array(AgentTraceEntry),
+  /** The language model that wrote the answer (or was asked and failed); null for quoted answers. */
+  llm_model: z.string().nullable(),
+  /** Why the model's answer was replaced by a quoted one (timeout, rate_limited, server, connection, interrupted, bad_response, refused, error); null when it was not. */
+  llm_fallback: z.string().nullable(),
+  llm_tokens_in: z.number().int().nullable(),
+  llm_tokens_out: z.number().int().nullable(),
+  /** Milliseconds from the request to the model to its first word, and to its end. */
+  llm_first_token_ms: z.number().int().nullable(),
+  llm_total_ms: z.number().int().nullable(),
+  /** The note shown with the answer (why it quotes the sources although a model is configured). */
+  answer_note: z.string().nullable(),
+  /** Sentences of the answer, as written in it, that cite nothing and that no source supports. */
+  unsupported: z.array(z.string()),
+  /** Passages the firewall screened (instructions to the model taken out) before the model read them. */
+  screened_passages: z.number().int().nullable(),
 })
 export type QueryLog = z.infer<typeof QueryLog>
 

@@ -9,6 +9,8 @@ export const WhoAmI = z.object({
 export type WhoAmI = z.infer<typeof WhoAmI>
 
 export const SearchType = z.enum(['keyword', 'vector', 'hybrid', 'mmr'])
+/** How hybrid search (and MMR's candidates) merge the keyword and vector lists: weighted normalised scores, or RRF. */
+export const HybridFusion = z.enum(['weighted', 'rrf'])
 
 /** Bot settings of SEED.md §3. */
 export const BotSettings = z.object({
@@ -22,6 +24,10 @@ export const BotSettings = z.object({
   llm_model: z.string(),
   search_type: SearchType,
   score_threshold: z.number().min(0),
+  hybrid_fusion: HybridFusion,
+  hybrid_keyword_weight: z.number().min(0).max(1),
+  hybrid_vector_weight: z.number().min(0).max(1),
+  mmr_lambda: z.number().min(0).max(1),
   template_bot_prefix: z.string(),
   template_bot_description: z.string(),
   template_bot_language: z.string(),
@@ -49,6 +55,10 @@ export const BotSettingsUpdate = z
     llm_model: z.string().max(200),
     search_type: SearchType,
     score_threshold: NumberLike.pipe(z.number().min(0, 'score_threshold is at least 0')),
+    hybrid_fusion: HybridFusion,
+    hybrid_keyword_weight: NumberLike.pipe(z.number().min(0, 'hybrid_keyword_weight is from 0 to 1').max(1, 'hybrid_keyword_weight is from 0 to 1')),
+    hybrid_vector_weight: NumberLike.pipe(z.number().min(0, 'hybrid_vector_weight is from 0 to 1').max(1, 'hybrid_vector_weight is from 0 to 1')),
+    mmr_lambda: NumberLike.pipe(z.number().min(0, 'mmr_lambda is from 0 (most diverse) to 1 (most relevant)').max(1, 'mmr_lambda is from 0 (most diverse) to 1 (most relevant)')),
     template_bot_prefix: z.string().max(5000),
     template_bot_description: z.string().max(5000),
     template_bot_language: z.string().max(100),

@@ -42,9 +42,21 @@ export type Organization = z.infer<typeof Organization>
 /** Answer of GET /organizations: the organisations a person can register into. */
 export const OrganizationList = z.array(Organization)
 
+/** Who may register: nobody (administrators create accounts), anyone into one organisation, or holders of an invitation. */
+export const RegistrationPolicy = z.enum(['off', 'open', 'invite'])
+export type RegistrationPolicy = z.infer<typeof RegistrationPolicy>
+
+/** Answer of GET /auth/registration: what the registration page offers; `organization` is where open registration goes. */
+export const RegistrationInfo = z.object({ policy: RegistrationPolicy, organization: Organization.nullable() })
+export type RegistrationInfo = z.infer<typeof RegistrationInfo>
+
+const InvitationCode = z.string().trim().min(1, 'invitation is required').max(200, 'invitation is at most 200 characters').regex(NO_NUL, 'invitation cannot contain NUL')
+
 /**
  * Body of POST /users (registration). SEED.md: the client always sends enabled true and the chosen organisation
- * as a one-item list; enabled is accepted and ignored, a new account is always enabled.
+ * as a one-item list; enabled is accepted and ignored, a new account is always enabled. The organisation is
+ * honoured only for an administrator: anyone else registers into the organisation the registration policy names
+ * (open) or the invitation's (invite), whatever the body says. `invitation` is the code of an invitation.
  */
 export const Registration = z.object({
   username: Username,
@@ -54,12 +66,58 @@ export const Registration = z.object({
   cellphone: Cellphone.default(''),
   password: Password,
   enabled: BooleanLike.optional(),
-  organizations: z.array(Id).length(1, 'organizations lists exactly one organisation'),
+  organizations: z.array(Id).length(1, 'organizations lists exactly one organisation').optional(),
+  invitation: InvitationCode.optional(),
 })
 export type Registration = z.infer<typeof Registration>
 
 export const Registered = z.object({ success: z.literal(true), message: z.string(), id: z.number().int() })
 export type Registered = z.infer<typeof Registered>
+
+/** Body of POST /auth/password: a signed-in local account changes its own password. */
+export const PasswordChange = z.object({
+  current_password: z.string().min(1, 'current_password is required').max(1000, 'current_password is at most 1000 characters'),
+  new_password: Password,
+})
+export type PasswordChange = z.infer<typeof PasswordChange>
+
+export const PasswordChanged = z.object({ success: z.literal(true), message: z.string() })
+export type PasswordChanged = z.infer<typeof PasswordChanged>
+
+export const INVITATION_DAYS_DEFAULT = 7
+export const INVITATION_DAYS_MAX = 90
+
+/** Body of POST /admin/invitations; without an organisation, the one open registration would use. */
+export const InvitationCreate = z.object({
+  organization_id: Id.optional(),
+  expires_in_days: z.coerce.number().int('expires_in_days is a whole number').min(1).max(INVITATION_DAYS_MAX).default(INVITATION_DAYS_DEFAULT),
+  note: z.string().trim().max(200, 'note is at most 200 characters').regex(NO_NUL, 'note cannot contain NUL').default(''),
+})
+export type InvitationCreate = z.infer<typeof InvitationCreate>
+
+/** An invitation as administrators see it; its code is shown once, when it is created, and never kept. */
+export const Invitation = z.object({
+  id: z.number().int(),
+  organization_id: z.number().int(),
+  organization_name: z.string(),
+  note: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  used_at: z.string().nullable(),
+  used_by: z.number().int().nullable(),
+  status: z.enum(['pending', 'used', 'expired']),
+})
+export type Invitation = z.infer<typeof Invitation>
+
+/** Answer of POST /admin/invitations: the invitation with its one-time code. */
+export const InvitationCreated = Invitation.extend({ success: z.literal(true), code: z.string() })
+export type InvitationCreated = z.infer<typeof InvitationCreated>
+
+export const InvitationList = z.array(Invitation)
+
+export const InvitationIdParams = z.object({ id: Id })
+
+export const InvitationRevoked = z.object({ success: z.literal(true), message: z.string(), id: z.number().int() })
 
 /** A user as administrators see it; never the password or its hash. */
 export const User = z.object({

@@ -2,19 +2,35 @@ import type { z } from 'zod'
 import { ErrorBody } from '../../contracts/common'
 import { getEnv } from '~/utils/env.server'
 
-/** A failed backend call: the status and the backend's error body. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ErrorBody,
-  ) {
-    super(body.message)
+/**
+ * A failed backend call: the backend's status and error body. It is also the answer for the browser: a loader or
+ * action that does not handle it lets it go, and Remix answers it like any thrown response (a 4xx keeps its status
+ * and the backend's reason, shown by the error boundary; a backend failure, 500, is a 502 here). So a refusal of the
+ * backend (403 for a role, 400 for a bad value, 404) never turns into a 500 of the web server.
+ */
+export class ApiError extends Response {
+  /** The backend's error body: its reason (message) and any field errors (details). */
+  readonly details: ErrorBody
+
+  constructor(status: number, body: ErrorBody) {
+    const answered = status === 500 ? 502 : Math.min(Math.max(status, 400), 599)
+    super(JSON.stringify({ message: body.message }), {
+      status: answered,
+      statusText: /^[\x20-\x7e]{1,60}$/.test(body.error) ? body.error : '',
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    })
+    this.details = body
+  }
+
+  /** The backend's reason, in words. */
+  get message(): string {
+    return this.details.message
   }
 
   /** Field errors keyed by backend field name. */
   fieldErrors(): Record<string, string[]> {
     const errors: Record<string, string[]> = {}
-    for (const detail of this.body.details ?? []) (errors[detail.field] ??= []).push(detail.message)
+    for (const detail of this.details.details ?? []) (errors[detail.field] ??= []).push(detail.message)
     return errors
   }
 }

@@ -1,18 +1,41 @@
 import { style } from '@vanilla-extract/css'
-import { vars } from './theme.css'
+import { layers, vars } from './theme.css'
+
+// Below this width the tabs fold into a menu (app/components/dashboard-nav.tsx) and the page keeps narrower margins.
+const WIDE = 'screen and (min-width: 48rem)'
+const NARROW = 'screen and (max-width: 47.99rem)'
 
 export const header = style({
   display: 'flex',
   alignItems: 'center',
   gap: '1rem',
-  padding: '0.75rem 1.5rem',
+  padding: '0.75rem 1rem',
   background: vars.color.brand,
   color: vars.color.brandContrast,
+  '@media': { [WIDE]: { padding: '0.75rem 1.5rem' } },
 })
 
-export const tabs = style({ display: 'flex', gap: '0.25rem', padding: '0 1.5rem', background: vars.color.surface, borderBottom: `1px solid ${vars.color.border}` })
+export const nav = style({
+  position: 'relative',
+  display: 'flex',
+  alignItems: 'center',
+  gap: '0.5rem 1rem',
+  padding: '0.25rem 1rem',
+  background: vars.color.surface,
+  borderBottom: `1px solid ${vars.color.border}`,
+  '@media': { [WIDE]: { padding: '0 1.5rem' } },
+})
+
+export const tabs = style({
+  display: 'none',
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  '@media': { [WIDE]: { display: 'flex', flexWrap: 'wrap', flex: '1 1 auto', gap: '0.25rem' } },
+})
 
 export const tab = style({
+  display: 'block',
   padding: '0.75rem 1rem',
   textDecoration: 'none',
   color: vars.color.muted,
@@ -22,14 +45,63 @@ export const tab = style({
 
 export const tabSeparator = style({ flex: 1 })
 
-export const main = style({ maxWidth: '1100px', margin: '0 auto', padding: '1.5rem' })
+export const navMenu = style({ flex: '1 1 auto', '@media': { [WIDE]: { display: 'none' } } })
+
+export const navMenuButton = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '0.5rem',
+  padding: '0.5rem 0.75rem',
+  margin: '0.25rem 0',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.control,
+  cursor: 'pointer',
+  fontWeight: 600,
+  listStyle: 'none',
+  selectors: { '&::-webkit-details-marker': { display: 'none' }, [`${'details[open]'} > &`]: { background: vars.color.background } },
+})
+
+export const navMenuIcon = style({ display: 'block', flex: 'none' })
+
+// The open menu lies over the page under the bar, the full width of the screen.
+export const navMenuList = style({
+  position: 'absolute',
+  insetInline: 0,
+  top: '100%',
+  zIndex: Number(layers.menu),
+  listStyle: 'none',
+  margin: 0,
+  padding: '0.25rem 0',
+  background: vars.color.surface,
+  borderBottom: `1px solid ${vars.color.border}`,
+  boxShadow: '0 8px 16px rgb(0 0 0 / 0.15)',
+})
+
+export const navMenuLink = style({
+  display: 'block',
+  padding: '0.75rem 1.25rem',
+  textDecoration: 'none',
+  color: vars.color.text,
+  borderInlineStart: '4px solid transparent',
+  selectors: { '&[aria-current="page"]': { fontWeight: 600, borderInlineStartColor: vars.color.brand, background: vars.color.background } },
+})
+
+export const signOut = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 0.75rem', alignItems: 'center', justifyContent: 'flex-end', minWidth: 0, marginInlineStart: 'auto' })
+
+export const signedInAs = style({ overflowWrap: 'anywhere', minWidth: 0, '@media': { [NARROW]: { maxWidth: '9rem' } } })
+
+export const main = style({ maxWidth: '1100px', margin: '0 auto', padding: '1rem 0.75rem', '@media': { [WIDE]: { padding: '1.5rem' } } })
 
 export const card = style({
   background: vars.color.surface,
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.card,
-  padding: '1.25rem',
-  marginBottom: '1.25rem',
+  padding: '1rem',
+  marginBottom: '1rem',
+  // Nothing read inside a card may widen the page: a long address or word breaks where it must.
+  overflowWrap: 'anywhere',
+  minWidth: 0,
+  '@media': { [WIDE]: { padding: '1.25rem', marginBottom: '1.25rem' } },
 })
 
 export const toolbar = style({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'center', marginBottom: '1rem' })

@@ -5,6 +5,8 @@ import { cancelAgentRun, getAgentRun, listTemplateChoices, startAgentRun } from 
 import { getRunningTask, setRunningTask, type AgentVariant } from './agent.server'
 import { requireApiSession } from './auth.server'
 import { getSession, sessionStorage } from './session.server'
+import { readFormData } from './form.server'
+import { isTaskId } from './task-id'
 
 const pathOf = (variant: AgentVariant) => (variant === 'general' ? '/agent' : '/agent/government')
 
@@ -33,7 +35,7 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
       throw error
     }
   }
-  if (shownTask) {
+  if (isTaskId(shownTask)) {
     try {
       return json({ variant, running: null, run: await getAgentRun(api, shownTask), templates })
     } catch (error) {
@@ -59,7 +61,7 @@ const RunForm = z.object({
 
 /** Action of an agent screen: run (a blank command warns 'Hey' / 'You need to provide a command') or cancel. */
 export async function actAgentScreen(request: Request, variant: AgentVariant) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const api = await requireApiSession(request)
   if (formData.get('intent') === 'cancel') {
     const running = await getRunningTask(request, variant)

@@ -6,7 +6,8 @@ import { OAuth2RequestError, OAuth2Strategy } from 'remix-auth-oauth2'
 import { SignInAnswer } from '../../contracts/identity'
 import { ApiError, callApi, type ApiSession } from '~/models/api.server'
 import { getCurrentUser, refreshLocalToken, signInLocal } from '~/models/identity.server'
-import { getEnv, isSingleSignOnEnabled } from './env.server'
+import { getEnv, isCookieSecure, isSingleSignOnEnabled } from './env.server'
+import { mayOpen, refusedRoleMessage, type Role } from './roles'
 import { getSession, sessionStorage, type AuthSession, type Toast } from './session.server'
 
 /** SEED.md §4: the access-token-expiring notice comes 60 s ahead; sessions renew from then on. */
@@ -43,6 +44,17 @@ export function assertSameOrigin(request: Request): void {
     }
   }
   if (isCrossSite) throw json({ message: 'This form was sent from another site and was refused.' }, { status: 403, statusText: 'Forbidden' })
+}
+
+/**
+ * Refuses (403, with the reason) an address the signed-in role does not open (utils/roles.ts), from the session alone:
+ * before a loader or action asks the backend anything, so a refused page never carries a screen's data, whichever
+ * loader Remix runs first.
+ */
+export function assertRoleOpens(request: Request, role: Role): void {
+  if (!mayOpen(role, new URL(request.url).pathname)) {
+    throw json({ message: refusedRoleMessage(role) }, { status: 403, statusText: 'Forbidden' })
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -123,6 +135,7 @@ export async function requireApiSession(request: Request): Promise<ApiSession> {
   }
   const stored = (await getSession(request)).get('auth')
   if (!stored) throw redirectToSignIn(request)
+  assertRoleOpens(request, stored.user.role)
   let current = await latestOf(stored)
   if (isExpired(current)) {
     const renewed = await renew(current)
@@ -248,18 +261,25 @@ async function renewWithProvider(auth: AuthSession): Promise<AuthSession | null>
 
 /** Starts a new session (a new cookie: nothing from before sign-in is carried over) and goes to `returnTo`. */
 async function createUserSession(request: Request, auth: AuthSession, returnTo: string): Promise<Response> {
+  return redirect(safeReturnPath(returnTo), { headers: await newSessionHeaders(request, auth) })
+}
+
+/** The Set-Cookie headers of a new session for `auth` (and of the sign-in state cookies it ends). */
+async function newSessionHeaders(request: Request, auth: AuthSession): Promise<Headers> {
   const session = await sessionStorage().getSession()
   session.set('auth', auth)
   const headers = new Headers()
   headers.append('Set-Cookie', await sessionStorage().commitSession(session))
   for (const cookie of clearedStateCookies(request)) headers.append('Set-Cookie', cookie)
-  return redirect(safeReturnPath(returnTo), { headers })
+  return headers
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Local accounts
 
-export type LocalSignInResult = { ok: true; response: Response } | { ok: false; status: 401 | 429; message: string }
+export type LocalSignInResult =
+  | { ok: true; response: Response; headers: Headers }
+  | { ok: false; status: 401 | 429; message: string }
 
 /** The one message for any wrong detail: never which part was wrong. */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid username or password.'
@@ -281,7 +301,8 @@ export async function signInWithPassword(request: Request, credentials: { userna
     expiresAt: Date.now() + answer.expires_in * 1000,
     user: { username: answer.user.username, role: answer.user.role },
   }
-  return { ok: true, response: await createUserSession(request, auth, credentials.redirectTo) }
+  const headers = await newSessionHeaders(request, auth)
+  return { ok: true, response: redirect(safeReturnPath(credentials.redirectTo), { headers }), headers }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -383,7 +404,7 @@ async function setUpOidc(): Promise<Oidc> {
         sameSite: 'Lax',
         path: '/',
         maxAge: SIGN_IN_STATE_MAX_AGE_SECONDS,
-        ...(env.NODE_ENV === 'production' ? { secure: true as const } : {}),
+        ...(isCookieSecure(env) ? { secure: true as const } : {}),
       },
     },
     async ({ request, tokens }) => {
@@ -488,7 +509,7 @@ function describeSignInFailure(error: unknown): string {
 
 /** Deletes the state cookies the strategy set for sign-ins started in this browser. */
 function clearedStateCookies(request: Request): string[] {
-  const secure = getEnv().NODE_ENV === 'production' ? '; Secure' : ''
+  const secure = isCookieSecure(getEnv()) ? '; Secure' : ''
   return (request.headers.get('Cookie') ?? '')
     .split(';')
     .map((part) => part.trim().split('=')[0])

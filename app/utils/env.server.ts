@@ -18,6 +18,8 @@ const WebEnv = z.object({
   OIDC_POST_LOGOUT_REDIRECT_URI: z.string().url().optional(),
   ADMIN_USERNAME: z.string().min(1).default('admin'),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
+  /** Whether cookies carry Secure (sent back over HTTPS only): auto = in production. */
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false', '1', '0']).default('auto'),
   SPONSOR_THEME: z.string().default('default'),
   TARGET: z.enum(['agent', 'expert']).default('agent'),
 })
@@ -27,6 +29,12 @@ export type WebEnv = z.infer<typeof WebEnv> & { SESSION_SECRET: string }
 /** Whether sign-in through the single sign-on provider is configured (AUTH_ENABLED=true with authority, client and callback). */
 export function isSingleSignOnEnabled(env: WebEnv): boolean {
   return env.AUTH_ENABLED && Boolean(env.OIDC_AUTHORITY && env.OIDC_CLIENT_ID && env.OIDC_REDIRECT_URI)
+}
+
+/** Whether the session and sign-in cookies are marked Secure: COOKIE_SECURE, or with `auto` when NODE_ENV=production. */
+export function isCookieSecure(env: Pick<WebEnv, 'COOKIE_SECURE' | 'NODE_ENV'>): boolean {
+  if (env.COOKIE_SECURE === 'auto') return env.NODE_ENV === 'production'
+  return env.COOKIE_SECURE === 'true' || env.COOKIE_SECURE === '1'
 }
 
 let cached: WebEnv | undefined

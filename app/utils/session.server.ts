@@ -1,5 +1,5 @@
 import { createCookieSessionStorage, redirect } from '@remix-run/node'
-import { getEnv } from './env.server'
+import { getEnv, isCookieSecure } from './env.server'
 
 export interface Toast {
   summary: string
@@ -45,7 +45,7 @@ export function sessionStorage() {
         httpOnly: true,
         sameSite: 'lax',
         path: '/',
-        secure: env.NODE_ENV === 'production',
+        secure: isCookieSecure(env),
         secrets: [env.SESSION_SECRET],
         maxAge: 60 * 60 * 24 * 30,
       },

@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Config } from './config'
@@ -11,6 +12,8 @@ import { articlesRoutes } from './modules/articles/articles.routes'
 import { ArticlesService } from './modules/articles/articles.service'
 import { askRoutes } from './modules/ask/ask.routes'
 import { AskService } from './modules/ask/ask.service'
+import { createEmbeddingsProvider, createLlmProvider } from './llm'
+import { createSearchRetriever, embeddingsProgress, openVectors, type SearchRetriever, type Vectors } from './vectors'
 import { documentsRoutes } from './modules/documents/documents.routes'
 import { DocumentsService } from './modules/documents/documents.service'
 import { ingestRepository } from './modules/ingest/ingest.repository'
@@ -27,18 +30,20 @@ import { SettingsService } from './modules/settings/settings.service'
 import { templatesRoutes } from './modules/templates/templates.routes'
 import { TemplatesService } from './modules/templates/templates.service'
 import { usersRoutes } from './modules/users/users.routes'
-import { UsersService } from './modules/users/users.service'
+import { registrationOptionsFrom, UsersService } from './modules/users/users.service'
 import type { Access } from './modules/identity/identity.types'
 import { accessOf, registerAccess } from './plugins/access'
 import { registerApiKey } from './plugins/apikey'
 import { registerErrorHandling } from './plugins/errors'
+import { BASELINE_HEADERS, registerSecurityHeaders } from './plugins/security-headers'
+import { loggerOptions, type LogStream } from './plugins/logging'
 import { registerOpenApi } from './plugins/openapi'
 
 export interface Backend {
   app: FastifyInstance
   db: Database
   jobs: JobQueue
-  services: { articles: ArticlesService; ask: AskService; knowledge: KnowledgeService; settings: SettingsService; identity: IdentityService; agents: AgentsService }
+  services: { articles: ArticlesService; ask: AskService; knowledge: KnowledgeService; settings: SettingsService; identity: IdentityService; agents: AgentsService; vectors: Vectors | undefined; retriever: SearchRetriever }
   /** Every route with the access it requires (for the access-matrix and property tests, and the docs). */
   routes: { method: string; url: string; access: Access }[]
   /** Stops the worker, the HTTP server and the database, in that order. */
@@ -50,6 +55,8 @@ export interface BuildOptions {
   demoDirectory?: string
   /** Fakes of ingestion's external services (DNS, transcript source), for tests. */
   ingest?: IngestOverrides
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: LogStream
 }
 
 /** Opens storage, applies migrations, wires the services and their routes. Nothing listens yet. */
@@ -57,18 +64,31 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
   const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR })
   try {
     await migrate(db)
-    const jobs = new JobQueue(db, { pollMs: config.JOB_POLL_MS })
+    const jobs = new JobQueue(db, { pollMs: config.JOB_POLL_MS, heartbeatMs: config.JOB_HEARTBEAT_MS, staleAfterMs: config.JOB_STALE_MS })
     const knowledge = new KnowledgeService(db)
-    const settings = new SettingsService(db, config.LLM_MODELS, () => ingestRepository.botInfoLists(db))
+    // Embeddings (EMBEDDINGS_MODEL): vector, hybrid and MMR search, and passes that embed what is indexed.
+    const embeddings = createEmbeddingsProvider(config)
+    const settings = new SettingsService(db, config.LLM_MODELS, () => ingestRepository.botInfoLists(db), { embeddingsModel: embeddings?.model })
+    let vectorLog: ((level: 'info' | 'warn', message: string) => void) | undefined
+    const vectors = embeddings ? await openVectors(db, jobs, embeddings, { log: (message) => vectorLog?.('info', message) }) : undefined
+    // Finds passages as Bot settings' search_type says.
+    const retriever = createSearchRetriever({
+      keyword: knowledge,
+      vectors,
+      settings: () => settings.botSettings(),
+      onVectorFailure: (error) => vectorLog?.('warn', `vector search failed, keyword search answered: ${error instanceof Error ? error.message : String(error)}`),
+    })
     const articles = new ArticlesService(db, knowledge, jobs)
     const agents = new AgentsService(db, jobs, knowledge, settings)
-    const ask = new AskService(db, jobs, knowledge, settings, config.ASK_WAIT_MS, agents)
+    // The language model (LLM_BASE_URL); without one, answers quote the sources.
+    const llm = createLlmProvider(config)
+    const ask = new AskService(db, jobs, knowledge, settings, config.ASK_WAIT_MS, agents, llm)
     const logs = new QueryLogsService(db)
     const templates = new TemplatesService(db)
-    const users = new UsersService(db)
     const documents = new DocumentsService()
     const ingest = createIngestService(db, jobs, config, options.ingest)
     const identity = new IdentityService(db, identityOptionsFrom(config))
+    const users = new UsersService(db, identity, registrationOptionsFrom(config))
     if (config.ADMIN_PASSWORD) {
       await identity.ensureAdministrator({ username: config.ADMIN_USERNAME, email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })
     }
@@ -77,20 +97,28 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     await knowledge.load()
 
     const app = Fastify({
-      logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+      logger: loggerOptions(config.LOG_LEVEL, options.logStream),
       bodyLimit: config.BODY_LIMIT_BYTES,
       // Malformed URLs and headers are refused before routing; answer them in the same JSON shape as everything else.
       frameworkErrors: (error, _request, reply) => {
         const body = JSON.stringify({ success: false, error: 'Bad Request', message: error.message })
         // The reply here is not typed by any route schema, so its status and body are given untyped.
-        void reply.code((error.statusCode ?? 400) as never).type('application/json').send(body as never)
+        void reply
+          .code((error.statusCode ?? 400) as never)
+          .headers(BASELINE_HEADERS)
+          .type('application/json')
+          .send(body as never)
       },
     }).withTypeProvider<ZodTypeProvider>()
     app.setValidatorCompiler(validatorCompiler)
     app.setSerializerCompiler(serializerCompiler)
+    // Security headers first: every later hook's refusal carries them.
+    await registerSecurityHeaders(app)
     registerErrorHandling(app)
     registerApiKey(app, config.API_KEY)
-    registerAccess(app, identity)
+    registerAccess(app, identity, { apiKey: config.API_KEY })
+    // Per-route limits only (sign-in, registration); counted per client address in this process's memory.
+    await app.register(rateLimit, { global: false })
     const routes: Backend['routes'] = []
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) {
@@ -98,19 +126,25 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
       }
     })
     await registerOpenApi(app)
-    await app.register(healthRoutes(db))
-    await app.register(identityRoutes(identity))
-    await app.register(articlesRoutes(articles))
+    await app.register(healthRoutes({ db, knowledge, jobs }))
+    await app.register(identityRoutes(identity, { signInsPerMinute: config.LOGIN_RATE_LIMIT }))
+    await app.register(articlesRoutes(articles, { embeddings: () => embeddingsProgress(vectors) }))
     await app.register(askRoutes(ask))
     await app.register(agentsRoutes(agents))
     await app.register(queryLogsRoutes(logs))
     await app.register(settingsRoutes(settings))
     await app.register(templatesRoutes(templates))
-    await app.register(usersRoutes(users))
+    await app.register(usersRoutes(users, { registrationsPerHour: config.REGISTRATION_RATE_LIMIT }))
     await app.register(documentsRoutes(documents))
     await app.register(ingestRoutes(ingest))
     await app.ready()
 
+    // Replays index changes as soon as any process commits them, not only before this process's next search.
+    await knowledge.follow(config.INDEX_SYNC_MS)
+    vectorLog = (level, message) => app.log[level](message)
+    app.log.info(vectors ? vectors.store.description : 'vectors: no EMBEDDINGS_MODEL, so search is by keyword only')
+    // Queues a pass for chunks without a vector (all of them after a change of model), then follows the index.
+    await vectors?.start()
     // On PGlite this process owns the database, so anything left "running" belonged to a process that died.
     if (config.RUN_WORKER) await jobs.start({ recoverAllRunning: db.kind === 'pglite' })
 
@@ -119,14 +153,16 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
       db,
       jobs,
       routes,
-      services: { articles, ask, knowledge, settings, identity, agents },
+      services: { articles, ask, knowledge, settings, identity, agents, vectors, retriever },
       async close() {
         // Crawls and uploads stop at their next page or file; otherwise jobs.stop() would wait for a whole crawl.
         ingest.stop()
         // Agent runs stop at once and resume from their last step on the next start.
         agents.stop()
+        await vectors?.stop()
         await jobs.stop()
         await app.close()
+        await knowledge.unfollow()
         await db.close()
       },
     }

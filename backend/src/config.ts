@@ -18,6 +18,12 @@ const ConfigSchema = z.object({
   ASK_WAIT_MS: z.coerce.number().int().min(0).default(8000),
   JOB_POLL_MS: z.coerce.number().int().positive().default(500),
   RUN_WORKER: booleanString.default(true),
+  // Separate processes (docs/deployment.md): a running job's heartbeat, when a silent job is taken over, how often
+  // the index looks for changes a lost notification did not announce, and where a worker answers /healthz.
+  JOB_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5000),
+  JOB_STALE_MS: z.coerce.number().int().min(1000).default(20_000),
+  INDEX_SYNC_MS: z.coerce.number().int().min(100).default(5000),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOAD_DEMO_CONTENT: booleanString.default(true),
   TOKEN_SECRET: z.string().min(32, 'TOKEN_SECRET must be at least 32 characters').optional(),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
@@ -26,6 +32,13 @@ const ConfigSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
+  // Sessions and throttling: a session's absolute lifetime, and per-address limits of sign-in and registration.
+  SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  REGISTRATION_RATE_LIMIT: z.coerce.number().int().min(1).default(200),
+  // Registration: off, open (into one organisation) or by invitation; off by default with single sign-on.
+  REGISTRATION_POLICY: z.enum(['off', 'open', 'invite']).optional(),
+  REGISTRATION_ORGANIZATION: z.string().min(1).optional(),
   // Single sign-on (issue 6): the provider's ID tokens are accepted as bearer tokens when OIDC_ISSUER is set.
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_AUDIENCE: z.string().min(1).optional(),
@@ -57,10 +70,18 @@ const ConfigSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_PREFIX: z.string().default(''),
+  // The language model: any OpenAI-compatible endpoint (its /v1 base); unset means extractive answers only.
+  LLM_BASE_URL: z.string().url('LLM_BASE_URL must be a URL (the endpoint\'s /v1 base)').optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_API_VERSION: z.string().min(1).optional(),
   LLM_MODELS: z
     .string()
     .default('')
     .transform((value) => value.split(',').map((model) => model.trim()).filter(Boolean)),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  EMBEDDINGS_BASE_URL: z.string().url('EMBEDDINGS_BASE_URL must be a URL (the endpoint\'s /v1 base)').optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -73,6 +94,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
     throw new Error(`Invalid backend configuration: ${problems}`)
+  }
+  if (parsed.data.JOB_STALE_MS < 2 * parsed.data.JOB_HEARTBEAT_MS) {
+    throw new Error('Invalid backend configuration: JOB_STALE_MS: must be at least twice JOB_HEARTBEAT_MS, or live jobs would be taken over')
   }
   return parsed.data
 }

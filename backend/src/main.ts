@@ -13,6 +13,14 @@ async function main() {
   const backend = await buildBackend(config, { demoDirectory })
   const address = await backend.app.listen({ host: config.API_HOST, port: config.API_PORT })
   backend.app.log.info(`Backend API listening on ${address} (storage: ${backend.db.kind}, OpenAPI at ${address}/docs)`)
+  if (!config.RUN_WORKER) {
+    // Jobs (slow answers, agent runs, publishing, imports) then run only in `npm run worker` processes.
+    backend.app.log[backend.db.kind === 'pglite' ? 'warn' : 'info'](
+      backend.db.kind === 'pglite'
+        ? 'RUN_WORKER=false on the embedded database: no other process can run its jobs, so they will wait forever'
+        : 'RUN_WORKER=false: jobs run in separate worker processes',
+    )
+  }
 
   let isStopping = false
   const stop = async (signal: string) => {

@@ -1,6 +1,6 @@
 import { Bm25Index, countChunkTerms, knowledgeBaseBm25Parameters, TITLE_WEIGHT, type Bm25Parameters, type QueryExpansionOptions } from '../../backend/src/retrieval/bm25-index'
 import { chunkArticle } from '../../backend/src/retrieval/chunker'
-import { tokenize } from '../../backend/src/retrieval/text'
+import { parseQuery, type QueryParsingOptions } from '../../backend/src/retrieval/query'
 import type { IndexedChunk } from '../../backend/src/retrieval/bm25-index'
 import type { CorpusDocument } from './beir-dataset'
 
@@ -33,10 +33,10 @@ export function buildIndex(chunks: readonly IndexedChunk[], parameters: Bm25Para
 }
 
 /** Document ids for a query, an article ranking where its best chunk ranks (as the eval does with KnowledgeService). */
-export function searchDocuments(index: Bm25Index, corpus: readonly CorpusDocument[], query: string, limit: number): string[] {
+export function searchDocuments(index: Bm25Index, corpus: readonly CorpusDocument[], query: string, limit: number, parsing?: QueryParsingOptions): string[] {
   const ranking: string[] = []
   const seen = new Set<number>()
-  for (const hit of index.search(tokenize(query), limit * 4)) {
+  for (const hit of index.search(parseQuery(query, parsing), limit * 4)) {
     if (seen.has(hit.articleId)) continue
     seen.add(hit.articleId)
     ranking.push((corpus[hit.articleId - 1] as CorpusDocument).id)

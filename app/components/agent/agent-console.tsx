@@ -1,5 +1,6 @@
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { AskAnswer } from '../../../contracts/ask'
+import { Markdown } from '~/components/markdown/markdown'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
@@ -80,7 +81,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
         <section className={layout.card} aria-label="Answer">
           <h2>Answer</h2>
           {run.command ? <p className={layout.muted}>Command: {run.command}</p> : null}
-          <div className={layout.answer}>{run.result}</div>
+          <Markdown source={run.result ?? ''} headingLevel={3} />
           {run.source_list.length ? (
             <>
               <h3>Sources</h3>

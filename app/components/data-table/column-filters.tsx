@@ -22,54 +22,63 @@ const INPUT_TYPES = { text: 'search', numeric: 'number', date: 'date' } as const
  * scripts off; with scripts on Remix submits the same form without a reload.
  */
 export function ColumnFilters({ label, action, columns, values, keep, clearHref, errors = {} }: ColumnFiltersProps) {
+  const activeCount = columns.filter((column) => values[column.field]?.value).length
+  const hasErrors = Object.values(errors).some(Boolean)
   return (
-    <Form method="get" action={action} aria-label={label} preventScrollReset>
-      {Object.entries(keep).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <fieldset className={styles.filters}>
-        <legend className={styles.filterLegend}>{label}</legend>
-        {columns.map((column) => {
-          const value = values[column.field]
-          const inputId = `filter-${column.field}`
-          const error = errors[column.field]
-          return (
-            <div key={column.field} className={styles.filterColumn}>
-              <label htmlFor={inputId} className={styles.filterLabel}>
-                {column.label}
-              </label>
-              <select name={modeParamOf(column.field)} defaultValue={value?.matchMode} aria-label={`${column.label} match mode`} className={styles.control}>
-                {MATCH_MODES[column.kind].map((mode) => (
-                  <option key={mode} value={mode}>
-                    {MATCH_MODE_LABELS[mode]}
-                  </option>
-                ))}
-              </select>
-              <input
-                id={inputId}
-                name={column.field}
-                type={INPUT_TYPES[column.kind]}
-                defaultValue={value?.value}
-                step={column.kind === 'numeric' ? 1 : undefined}
-                className={styles.control}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${inputId}-error` : undefined}
-              />
-              {error ? (
-                <span id={`${inputId}-error`} role="alert">
-                  {error}
-                </span>
-              ) : null}
-            </div>
-          )
-        })}
-        <div className={styles.filterActions}>
-          <Button variant="secondary">Filter</Button>
-          <Link to={clearHref} preventScrollReset>
-            Clear filters
-          </Link>
-        </div>
-      </fieldset>
-    </Form>
+    // On a narrow screen the filters fold away under their summary, open while any is set; on a wide one they show.
+    <details className={styles.filtersFold} open={activeCount > 0 || hasErrors || undefined}>
+      <summary className={styles.filtersSummary}>
+        {label}
+        {activeCount ? ` (${activeCount} set)` : ''}
+      </summary>
+      <Form method="get" action={action} aria-label={label} preventScrollReset>
+        {Object.entries(keep).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <fieldset className={styles.filters}>
+          <legend className={styles.filterLegend}>{label}</legend>
+          {columns.map((column) => {
+            const value = values[column.field]
+            const inputId = `filter-${column.field}`
+            const error = errors[column.field]
+            return (
+              <div key={column.field} className={styles.filterColumn}>
+                <label htmlFor={inputId} className={styles.filterLabel}>
+                  {column.label}
+                </label>
+                <select name={modeParamOf(column.field)} defaultValue={value?.matchMode} aria-label={`${column.label} match mode`} className={styles.control}>
+                  {MATCH_MODES[column.kind].map((mode) => (
+                    <option key={mode} value={mode}>
+                      {MATCH_MODE_LABELS[mode]}
+                    </option>
+                  ))}
+                </select>
+                <input
+                  id={inputId}
+                  name={column.field}
+                  type={INPUT_TYPES[column.kind]}
+                  defaultValue={value?.value}
+                  step={column.kind === 'numeric' ? 1 : undefined}
+                  className={styles.control}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${inputId}-error` : undefined}
+                />
+                {error ? (
+                  <span id={`${inputId}-error`} role="alert">
+                    {error}
+                  </span>
+                ) : null}
+              </div>
+            )
+          })}
+          <div className={styles.filterActions}>
+            <Button variant="secondary">Filter</Button>
+            <Link to={clearHref} preventScrollReset>
+              Clear filters
+            </Link>
+          </div>
+        </fieldset>
+      </Form>
+    </details>
   )
 }

@@ -1,18 +1,62 @@
-import { style } from '@vanilla-extract/css'
+import { globalStyle, style } from '@vanilla-extract/css'
 import { vars } from '../../styles/theme.css'
 
-export const tableWrap = style({ overflowX: 'auto', selectors: { '&[aria-busy="true"]': { opacity: 0.6 } } })
+// Filters fold away and tables scroll in their own box below this width.
+const WIDE = 'screen and (min-width: 48rem)'
+const NARROW = 'screen and (max-width: 47.99rem)'
+
+// A table wider than the screen scrolls inside this box, never the page. Shadows at the edges (painted by backgrounds
+// that scroll with the content, so they only show where more is hidden) say that there is more to the side.
+export const tableWrap = style({
+  overflowX: 'auto',
+  maxWidth: '100%',
+  backgroundImage: [
+    `linear-gradient(to right, ${vars.color.surface} 30%, transparent)`,
+    `linear-gradient(to left, ${vars.color.surface} 30%, transparent)`,
+    'linear-gradient(to right, rgb(0 0 0 / 0.18), transparent)',
+    'linear-gradient(to left, rgb(0 0 0 / 0.18), transparent)',
+  ].join(', '),
+  backgroundPosition: 'left center, right center, left center, right center',
+  backgroundRepeat: 'no-repeat',
+  backgroundSize: '2.5rem 100%, 2.5rem 100%, 0.75rem 100%, 0.75rem 100%',
+  backgroundAttachment: 'local, local, scroll, scroll',
+  selectors: { '&[aria-busy="true"]': { opacity: 0.6 } },
+})
+
+// On a phone, columns keep a readable width and the box scrolls, rather than every title wrapping word by word.
+globalStyle(`${tableWrap} > table`, { '@media': { [NARROW]: { minWidth: '36rem' } } })
 
 export const sortLink = style({ color: 'inherit', fontWeight: 600, textDecoration: 'none', whiteSpace: 'nowrap' })
 
 export const filters = style({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fit, minmax(14rem, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(14rem, 100%), 1fr))',
   gap: '0.75rem 1rem',
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.card,
   padding: '0.75rem 1rem 1rem',
+  margin: 0,
+  minWidth: 0,
+})
+
+// Folded under a summary on a narrow screen. On a wide one the fields always show and the summary is not needed: where
+// the browser can style a <details> element's content (::details-content) it is shown open; elsewhere the fold stays.
+
+export const filtersFold = style({
   margin: '0 0 1rem',
+  '@media': { [WIDE]: { selectors: { '&::details-content': { contentVisibility: 'visible', display: 'block' } } } },
+})
+
+export const filtersSummary = style({
+  cursor: 'pointer',
+  fontWeight: 600,
+  width: 'fit-content',
+  padding: '0.5rem 0',
+  selectors: { [`${'details[open]'} > &`]: { marginBottom: '0.5rem' } },
+})
+
+globalStyle(`${filtersFold} > ${filtersSummary}`, {
+  '@supports': { 'selector(::details-content)': { '@media': { [WIDE]: { display: 'none' } } } },
 })
 
 export const filterLegend = style({ fontWeight: 600, padding: '0 0.25rem' })

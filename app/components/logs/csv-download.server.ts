@@ -4,6 +4,7 @@ import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { isCsvContentType } from './csv-content-type'
 import { errorToast, jsonWithToast, safeRedirectPath } from './respond.server'
+import { readFormData } from '~/utils/form.server'
 
 /** SEED.md §5 and §8. */
 export const CSV_DOWNLOAD_FAILED = 'Cannot download CSV. Please try again later'
@@ -49,7 +50,7 @@ export async function downloadCsv(request: Request, name: CsvExport): Promise<Re
  * the response's cookie into a new page), so that case has no success toast; its failure redirects with the error toast.
  */
 export async function reportCsvDownload(request: Request, successMessage: string): Promise<Response> {
-  const outcome = (await request.formData()).get('outcome')
+  const outcome = (await readFormData(request)).get('outcome')
   if (outcome === 'downloaded') return jsonWithToast(request, { outcome }, { summary: 'All Ok', message: successMessage, life: DOWNLOAD_TOAST_LIFE })
   return jsonWithToast(request, { outcome: 'failed' }, errorToast(CSV_DOWNLOAD_FAILED, DOWNLOAD_TOAST_LIFE))
 }

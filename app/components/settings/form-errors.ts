@@ -11,8 +11,9 @@ export interface Failure {
  * or an unreachable backend says nothing a person can act on, so those show the fallback.
  */
 export function toFailure(error: unknown, fallback: string): Failure {
-  const body = (error as { status?: number; body?: ErrorBody } | null) ?? {}
-  const message = typeof body.status === 'number' && body.status < 500 && body.body?.message ? body.body.message : fallback
+  // An ApiError (api.server.ts) by its shape: this module is also part of the browser bundle.
+  const failed = (error as { status?: number; details?: ErrorBody } | null) ?? {}
+  const message = typeof failed.status === 'number' && failed.status < 500 && failed.details?.message ? failed.details.message : fallback
   return { summary: 'Something went wrong', message }
 }
 

@@ -12,6 +12,8 @@ import { screenMeta } from '~/sponsors/meta'
 import * as layout from '~/styles/layout.css'
 import { assertSameOrigin, getSignedInUser, safeReturnPath, signInWithPassword } from '~/utils/auth.server'
 import { getEnv, isSingleSignOnEnabled } from '~/utils/env.server'
+import { secureCookieProblem } from '~/utils/cookie-check.server'
+import { readFormData } from '~/utils/form.server'
 
 const SignInForm = z.object({
   username: z.string({ error: 'Please enter your username' }).trim().min(1, 'Please enter your username').max(200),
@@ -26,22 +28,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!env.AUTH_ENABLED) throw redirect('/ask')
   const redirectTo = safeReturnPath(new URL(request.url).searchParams.get('redirectTo'))
   if (await getSignedInUser(request)) throw redirect(redirectTo)
-  return json({ redirectTo, isSingleSignOnEnabled: isSingleSignOnEnabled(env) })
+  return json({ redirectTo, isSingleSignOnEnabled: isSingleSignOnEnabled(env), cookieProblem: secureCookieProblem(request) })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request)
   if (!getEnv().AUTH_ENABLED) throw redirect('/ask')
-  const submission = parseWithZod(await request.formData(), { schema: SignInForm })
+  const submission = parseWithZod(await readFormData(request), { schema: SignInForm })
   if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   const { username, password, redirectTo } = submission.value
   const result = await signInWithPassword(request, { username, password, redirectTo: safeReturnPath(redirectTo) })
-  if (result.ok) return result.response
-  return json({ result: submission.reply({ formErrors: [result.message], hideFields: ['password'] }) }, { status: result.status })
+  if (!result.ok) return json({ result: submission.reply({ formErrors: [result.message], hideFields: ['password'] }) }, { status: result.status })
+  // The browser would drop the session cookie and the next page would send it back here: say so instead.
+  if (secureCookieProblem(request)) {
+    return json({ result: submission.reply({ formErrors: [SIGNED_IN_BUT_DROPPED], hideFields: ['password'] }) }, { status: 400, headers: result.headers })
+  }
+  return result.response
 }
 
+const SIGNED_IN_BUT_DROPPED = 'Your username and password were accepted, but this browser cannot stay signed in at this address (see above).'
+
 export default function LoginRoute() {
-  const { redirectTo, isSingleSignOnEnabled } = useLoaderData<typeof loader>()
+  const { redirectTo, isSingleSignOnEnabled, cookieProblem } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
@@ -61,6 +69,11 @@ export default function LoginRoute() {
   return (
     <section className={layout.card} aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">Sign in</h1>
+      {cookieProblem ? (
+        <p role="alert" className={controls.error} data-testid="cookie-problem">
+          {cookieProblem}
+        </p>
+      ) : null}
       {isSingleSignOnEnabled ? (
         <>
           {/* A document post: the provider's page is another site, and the state cookie is set on this answer. */}

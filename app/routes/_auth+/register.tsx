@@ -17,6 +17,7 @@ import * as layout from '~/styles/layout.css'
 import { redirectWithToast } from '~/utils/session.server'
 import { assertSameOrigin } from '~/utils/auth.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Register')
 
@@ -50,7 +51,7 @@ export async function loader(_args: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request)
-  const submission = parseWithZod(await request.formData(), { schema: RegisterSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: RegisterSchema })
   const hideFields = ['password', 'password_again']
   if (submission.status !== 'success') return json({ result: submission.reply({ hideFields }) }, { status: 400 })
   const { password_again: _again, ...person } = submission.value

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { Form, Link, NavLink, Outlet, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { Link, Outlet, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { DashboardNav } from '~/components/dashboard-nav'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import type { loader as rootLoader } from '~/root'
 import { PRODUCT_LOGO, PRODUCT_NAME } from '~/sponsors/product'
@@ -7,6 +8,7 @@ import * as layout from '~/styles/layout.css'
 import * as brand from '~/styles/sponsors.css'
 import { redirectToSignIn, refreshSessionIfNeeded } from '~/utils/auth.server'
 import { getEnv } from '~/utils/env.server'
+import { mayOpen, refusedRoleMessage } from '~/utils/roles'
 
 /** Dashboard tabs by index (SEED.md §2): ask 0, articles 1, logs 2, settings 3. The tab lives in the URL. */
 export const DASHBOARD_TABS = [
@@ -23,18 +25,14 @@ export const DASHBOARD_LINKS = [
   { label: 'Users', to: '/users' },
 ] as const
 
-/** Who may open what (PRODUCT.md roles); the backend refuses the rest anyway, the UI just does not offer it. */
-const ROLES_BY_PATH: Record<string, readonly string[]> = { '/articles': ['admin', 'editor'], '/logs': ['admin', 'editor'], '/settings': ['admin'], '/users': ['admin'] }
-
 export async function loader({ request }: LoaderFunctionArgs) {
   // Renews the sign-in ahead of expiry (SEED.md: 60 s) and commits the renewed session.
   const { user, setCookie } = await refreshSessionIfNeeded(request)
   if (!user) throw redirectToSignIn(request, setCookie)
-  // An address typed or bookmarked past what the role offers gets a plain refusal, before any screen asks the backend.
-  const section = `/${new URL(request.url).pathname.split('/')[1] ?? ''}`
-  const roles = ROLES_BY_PATH[section]
-  if (roles && !roles.includes(user.role)) {
-    throw json({ message: `Your role (${user.role}) does not open this page. Ask an administrator if you need it.` }, { status: 403, statusText: 'Forbidden' })
+  // An address typed or bookmarked past what the role offers gets a plain refusal. The screen's own loader refuses
+  // too (requireApiSession), before it asks the backend: Remix runs it beside this one.
+  if (!mayOpen(user.role, new URL(request.url).pathname)) {
+    throw json({ message: refusedRoleMessage(user.role) }, { status: 403, statusText: 'Forbidden' })
   }
   return json({ user, canSignOut: getEnv().AUTH_ENABLED }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
 }
@@ -44,29 +42,15 @@ export const shouldRevalidate = () => true
 
 export default function DashboardLayout() {
   const { user, canSignOut } = useLoaderData<typeof loader>()
-  const isOffered = (to: string) => ROLES_BY_PATH[to]?.includes(user.role) ?? true
+  const isOffered = (to: string) => mayOpen(user.role, to)
   return (
     <>
       <SponsorHeader />
-      <nav aria-label="Dashboard" className={layout.tabs}>
-        {DASHBOARD_TABS.filter((tab) => isOffered(tab.to)).map((tab) => (
-          <NavLink key={tab.index} to={tab.to} className={layout.tab} prefetch="intent">
-            {tab.label}
-          </NavLink>
-        ))}
-        <span aria-hidden="true" className={layout.tabSeparator} />
-        {DASHBOARD_LINKS.filter((link) => isOffered(link.to)).map((link) => (
-          <NavLink key={link.to} to={link.to} className={layout.tab} prefetch="intent">
-            {link.label}
-          </NavLink>
-        ))}
-        {canSignOut ? (
-          <Form method="post" action="/logout" reloadDocument className={layout.toolbar}>
-            <span>{user.username}</span>
-            <button type="submit">Sign out</button>
-          </Form>
-        ) : null}
-      </nav>
+      <DashboardNav
+        tabs={DASHBOARD_TABS.filter((tab) => isOffered(tab.to))}
+        links={DASHBOARD_LINKS.filter((link) => isOffered(link.to))}
+        signedInAs={canSignOut ? user.username : undefined}
+      />
       <main className={layout.main}>
         <Outlet />
       </main>

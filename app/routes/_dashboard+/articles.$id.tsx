@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
+import { Markdown } from '~/components/markdown/markdown'
 import * as layout from '~/styles/layout.css'
 import { loadArticle } from '~/utils/article-route.server'
 import { screenMeta } from '~/sponsors/meta'
@@ -28,7 +29,7 @@ export default function ArticleRoute() {
         <Link to={`/articles/${article.id}/edit`}>Edit</Link>
         <Link to={`/articles/${article.id}/delete`}>Delete</Link>
       </nav>
-      <div className={layout.content}>{article.content}</div>
+      <Markdown source={article.content} headingLevel={2} />
     </article>
   )
 }

@@ -13,6 +13,7 @@ import { requireApiSession } from '~/utils/auth.server'
 import { articleIdOf, loadArticle } from '~/utils/article-route.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 const ArticleForm = z.object({
   title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(500, 'A title is at most 500 characters'),
@@ -28,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = articleIdOf(params)
-  const submission = parseWithZod(await request.formData(), { schema: ArticleForm })
+  const submission = parseWithZod(await readFormData(request), { schema: ArticleForm })
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
   try {
     await updateArticle(await requireApiSession(request), id, submission.value)

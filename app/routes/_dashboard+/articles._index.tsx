@@ -21,6 +21,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Articles')
 
@@ -98,7 +99,7 @@ const DeleteByTitleForm = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url)
-  const submission = parseWithZod(await request.formData(), { schema: DeleteByTitleForm })
+  const submission = parseWithZod(await readFormData(request), { schema: DeleteByTitleForm })
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
   try {
     const deleted = await deleteArticlesByTitle(await requireApiSession(request), submission.value.title)
@@ -141,7 +142,7 @@ export default function ArticlesRoute() {
           clearHref={clearHref}
           errors={filterErrors}
         />
-        <div className={table.tableWrap} aria-busy={isLoading || undefined}>
+        <div className={table.tableWrap} aria-busy={isLoading || undefined} role="region" aria-label="Published articles" tabIndex={0}>
           <table aria-label="Published articles">
             <thead>
               <tr>

@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
+import { Markdown } from '~/components/markdown/markdown'
 import { Button } from '~/components/ui/button'
 import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
@@ -14,6 +15,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 const DraftForm = z.object({
   title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(500, 'A title is at most 500 characters'),
@@ -42,7 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = draftIdOf(params)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const intent = formData.get('intent')
   const api = await requireApiSession(request)
   try {
@@ -92,6 +94,12 @@ export default function DraftRoute() {
         </p>
         {/* A saved change is a new timestamp: the form starts again from the saved text. */}
         <DraftEditForm key={draft.timestamp} draft={draft} />
+      </section>
+
+      <section className={layout.card} aria-labelledby="draft-preview-heading">
+        <h2 id="draft-preview-heading">Preview</h2>
+        <p className={layout.muted}>The saved content as readers will see it once the draft is published.</p>
+        <Markdown source={draft.content} headingLevel={3} />
       </section>
 
       <section className={layout.card} aria-labelledby="draft-publish-heading">

@@ -16,6 +16,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Drafts')
 
@@ -55,7 +56,7 @@ function readAction(formData: FormData) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = readAction(await request.formData())
+  const parsed = readAction(await readFormData(request))
   if (!parsed.success) return json({ intent: 'unknown', error: 'Unknown action' }, { status: 400 })
   const api = await requireApiSession(request)
   const command = parsed.data
@@ -103,7 +104,7 @@ export default function DraftsRoute() {
           <span className={layout.muted}>{drafts.total_count} drafts</span>
         </div>
         <Form method="post" id="publish-drafts" aria-label="Publish drafts">
-          <div className={table.tableWrap}>
+          <div className={table.tableWrap} role="region" aria-label="Drafts" tabIndex={0}>
             <table aria-label="Drafts">
               <thead>
                 <tr>

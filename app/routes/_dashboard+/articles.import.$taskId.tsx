@@ -1,20 +1,23 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import type { CrawlPageResult, IngestFileResult } from '../../../contracts/ingest'
+import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PollAgain } from '~/components/poll'
 import { ApiError } from '~/models/api.server'
 import { getIngestProgress } from '~/models/ingest.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { isTaskId } from '~/utils/task-id'
 import { screenMeta } from '~/sponsors/meta'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Import progress')
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApiSession(request)
+  if (!isTaskId(params.taskId)) throw new Response('There is no import with this id.', { status: 404, statusText: 'Not Found' })
   try {
-    return json({ progress: await getIngestProgress(api, params.taskId ?? '') })
+    return json({ progress: await getIngestProgress(api, params.taskId) })
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw new Response('There is no import with this id.', { status: 404, statusText: 'Not Found' })
     throw error
@@ -50,54 +53,58 @@ export default function ImportProgressRoute() {
       </div>
 
       {progress.kind === 'upload' ? (
-        <table aria-label="Files">
-          <thead>
-            <tr>
-              <th>File</th>
-              <th>Result</th>
-              <th>Drafts</th>
-              <th>Original</th>
-            </tr>
-          </thead>
-          <tbody>
-            {progress.files.map((file) => (
-              <tr key={file.s3_key}>
-                <td>{file.file_name}</td>
-                <td>{file.status === 'failed' ? `Failed: ${file.error}` : FILE_STATUS[file.status]}</td>
-                <td>{file.draft_ids.length ? file.draft_ids.map((id) => `#${id}`).join(', ') : '—'}</td>
-                <td>
-                  <a href={`/articles/import/original?${new URLSearchParams({ s3_key: file.s3_key })}`} download={file.file_name}>
-                    Download
-                  </a>
-                </td>
+        <TableScroll label="Files">
+          <table aria-label="Files">
+            <thead>
+              <tr>
+                <th>File</th>
+                <th>Result</th>
+                <th>Drafts</th>
+                <th>Original</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {progress.files.map((file) => (
+                <tr key={file.s3_key}>
+                  <td>{file.file_name}</td>
+                  <td>{file.status === 'failed' ? `Failed: ${file.error}` : FILE_STATUS[file.status]}</td>
+                  <td>{file.draft_ids.length ? file.draft_ids.map((id) => `#${id}`).join(', ') : '—'}</td>
+                  <td>
+                    <a href={`/articles/import/original?${new URLSearchParams({ s3_key: file.s3_key })}`} download={file.file_name}>
+                      Download
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : (
-        <table aria-label="Pages">
-          <thead>
-            <tr>
-              <th>Address</th>
-              <th>Depth</th>
-              <th>Result</th>
-              <th>Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {progress.pages.map((page) => (
-              <tr key={page.url}>
-                <td style={{ wordBreak: 'break-all' }}>{page.url}</td>
-                <td>{page.depth}</td>
-                <td>
-                  {PAGE_STATUS[page.status]}
-                  {page.draft_id ? ` (draft #${page.draft_id})` : ''}
-                </td>
-                <td>{page.redirected_to ? `Redirects to ${page.redirected_to}` : (page.reason ?? '')}</td>
+        <TableScroll label="Pages">
+          <table aria-label="Pages">
+            <thead>
+              <tr>
+                <th>Address</th>
+                <th>Depth</th>
+                <th>Result</th>
+                <th>Note</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {progress.pages.map((page) => (
+                <tr key={page.url}>
+                  <td style={{ wordBreak: 'break-all' }}>{page.url}</td>
+                  <td>{page.depth}</td>
+                  <td>
+                    {PAGE_STATUS[page.status]}
+                    {page.draft_id ? ` (draft #${page.draft_id})` : ''}
+                  </td>
+                  <td>{page.redirected_to ? `Redirects to ${page.redirected_to}` : (page.reason ?? '')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   )

@@ -4,7 +4,6 @@ import {
   json,
   MaxPartSizeExceededError,
   unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -21,6 +20,7 @@ import { ApiError } from '~/models/api.server'
 import { getIngestLimits, importYoutubeVideo, startCrawl, uploadFiles } from '~/models/ingest.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { readFormData } from '~/utils/form.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 
@@ -92,14 +92,13 @@ const refuse = (intent: Intent, field: string, message: string) =>
 export async function action({ request }: ActionFunctionArgs) {
   const api = await requireApiSession(request)
   let formData: FormData
-  if ((request.headers.get('content-type') ?? '').startsWith('multipart/form-data')) {
-    try {
-      formData = await unstable_parseMultipartFormData(request, createUploadHandler(await getIngestLimits(api)))
-    } catch (error) {
-      if (error instanceof UploadRefusedError) return refuse('upload', 'files', error.message)
-      throw error
-    }
-  } else formData = await request.formData()
+  const isMultipart = (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')
+  try {
+    formData = await readFormData(request, isMultipart ? createUploadHandler(await getIngestLimits(api)) : undefined)
+  } catch (error) {
+    if (error instanceof UploadRefusedError) return refuse('upload', 'files', error.message)
+    throw error
+  }
 
   const intent = formData.get('intent')
   if (intent === 'upload') {

@@ -12,6 +12,7 @@ import * as layout from '~/styles/layout.css'
 import { redirectWithToast } from '~/utils/session.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 const ArticleForm = z.object({
   title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(500, 'A title is at most 500 characters'),
@@ -21,7 +22,7 @@ const ArticleForm = z.object({
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Add article')
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: ArticleForm })
+  const submission = parseWithZod(await readFormData(request), { schema: ArticleForm })
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
   try {
     await createDraft(await requireApiSession(request), submission.value)

@@ -3,6 +3,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Markdown } from '~/components/markdown/markdown'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
@@ -22,8 +23,10 @@ import {
 import { MAX_ANSWER_TRIES, QUESTION_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { isTaskId } from '~/utils/task-id'
 import { getSession, redirectWithToast, sessionStorage } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Ask')
 
@@ -38,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [whoAmI, botInfo] = await Promise.all([getWhoAmI(api), showBotInfo ? getBotInfo(api) : Promise.resolve(null)])
   const base = { whoAmI, botInfo, showBotInfo, attempt }
   if (!taskId) return json({ ...base, answer: null, taskId: null, isUnknownTask: false })
+  if (!isTaskId(taskId)) return json({ ...base, answer: null, taskId, isUnknownTask: true })
   try {
     return json({ ...base, answer: await getAnswer(api, taskId), taskId, isUnknownTask: false })
   } catch (error) {
@@ -47,10 +51,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const intent = formData.get('intent')
   if (intent === 'toggleBotInfo') {
-    const { task } = ToggleForm.parse(Object.fromEntries(formData))
+    const toggle = ToggleForm.safeParse(Object.fromEntries(formData))
+    if (!toggle.success) return json({ result: undefined, error: 'The task to come back to is not a text' }, { status: 400 })
+    const task = isTaskId(toggle.data.task) ? toggle.data.task : undefined
     const session = await getSession(request)
     session.set('showBotInfoSection', !(session.get('showBotInfoSection') ?? true))
     return redirect(task ? `/ask?task=${encodeURIComponent(task)}` : '/ask', { headers: { 'Set-Cookie': await sessionStorage().commitSession(session) } })
@@ -197,7 +203,14 @@ export default function AskRoute() {
           <h2>Answer</h2>
           {answer.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
           {answer.success ? (
-            <p className={layout.answer}>{answer.result}</p>
+            <Markdown
+              source={answer.result ?? ''}
+              headingLevel={3}
+              citation={(n) => {
+                const source = answer.source_list[n - 1]
+                return source ? { href: `#source-${n}`, title: source.metadata.title || source.metadata.source } : undefined
+              }}
+            />
           ) : (
             <p role="alert">{answer.error ?? 'The answer could not be produced.'}</p>
           )}
@@ -205,8 +218,8 @@ export default function AskRoute() {
             <>
               <h3 id="sources-heading">Sources</h3>
               <ol aria-label="Sources">
-                {answer.source_list.map((source) => (
-                  <li key={source.metadata.id}>
+                {answer.source_list.map((source, index) => (
+                  <li key={source.metadata.id} id={`source-${index + 1}`}>
                     <Link to={`/articles/${source.metadata.doc_id}`}>{source.metadata.title || source.metadata.source}</Link>
                     {source.metadata.is_deleted ? <span className={layout.muted}> (deleted)</span> : null}
                   </li>

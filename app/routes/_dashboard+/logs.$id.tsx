@@ -11,6 +11,8 @@ import { LogForms, type LogFormData } from '~/components/logs/log-forms'
 import * as styles from '~/components/logs/logs.css'
 import { errorToast, respondWithToast } from '~/components/logs/respond.server'
 import { EnhancedField } from '~/components/logs/use-hydrated'
+import { Markdown } from '~/components/markdown/markdown'
+import { markdownExcerpt } from '~/components/markdown/markdown-text'
 import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
@@ -20,6 +22,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data && 'log' in data ? `Log ${data.log.id}` : 'Log')
 
@@ -49,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const logId = logIdOf(params)
   if (!logId) throw new Response('No such log', { status: 404 })
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const intent = String(formData.get('intent'))
   if (!(intent in LogForms)) return json<LogFormData>({ formId: 'unknown' }, { status: 400 })
   const formId = String(formData.get('form_id') ?? intent)
@@ -157,12 +160,20 @@ export default function LogRoute() {
 
       <section className={layout.card} aria-labelledby="log-answer-heading">
         <h2 id="log-answer-heading">Answer</h2>
-        {log.answer ? <p className={styles.answer}>{log.answer}</p> : <p className={layout.muted}>No answer was given ({log.status}).</p>}
+        {log.answer ? (
+          <Markdown
+            source={log.answer}
+            headingLevel={3}
+            citation={(n) => (log.source_list[n - 1] ? { href: `#log-source-${n}`, title: log.source_list[n - 1].metadata.title || log.source_list[n - 1].metadata.source } : undefined)}
+          />
+        ) : (
+          <p className={layout.muted}>No answer was given ({log.status}).</p>
+        )}
         <h3 id="log-sources-heading">Sources</h3>
         {log.source_list.length ? (
           <ol aria-labelledby="log-sources-heading">
             {log.source_list.map((source, index) => (
-              <li key={`${source.metadata.id}-${index}`}>
+              <li key={`${source.metadata.id}-${index}`} id={`log-source-${index + 1}`}>
                 {source.metadata.is_deleted ? (
                   <>
                     {source.metadata.title || source.metadata.source} <span className={styles.deleted}>(deleted)</span>
@@ -260,7 +271,8 @@ export default function LogRoute() {
   )
 }
 
-const excerptOf = (text: string) => (text.length > 280 ? `${text.slice(0, 280)}…` : text)
+// A passage is Markdown cut out of an article: shown as its words, so no marker is left dangling.
+const excerptOf = (text: string) => markdownExcerpt(text, 280)
 
 /** The correction loop: the question and a corrected answer become a draft article (POST /admin/upload_recovery_answer). */
 function DraftFromLog({ log, draftId }: { log: QueryLog; draftId: number | null }) {

@@ -141,7 +141,7 @@ function LogsList({ data }: { data: LogsData }) {
         {data.status === 'all' ? '' : ` (${data.status})`}
         {data.lastId ? `, older than log ${data.lastId}` : ''}
       </p>
-      <div className={table.tableWrap} aria-busy={isLoading || isLoadingMore || undefined}>
+      <div className={table.tableWrap} aria-busy={isLoading || isLoadingMore || undefined} role="region" aria-label="Query logs" tabIndex={0}>
         <table aria-label="Query logs">
           <thead>
             <tr>

@@ -8,11 +8,13 @@ import { ActionButtonForm, CommentForm } from '~/components/logs/comment-form'
 import { LogForms, type LogFormData } from '~/components/logs/log-forms'
 import * as styles from '~/components/logs/logs.css'
 import { errorToast, respondWithToast } from '~/components/logs/respond.server'
+import { markdownExcerpt } from '~/components/markdown/markdown-text'
 import { ApiError } from '~/models/api.server'
 import { deleteFavorite, listFavorites, saveFavorite } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Saved queries')
 
@@ -38,7 +40,7 @@ export const SavedForms = {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const intent = String(formData.get('intent'))
   if (!(intent in SavedForms)) return json<LogFormData>({ formId: 'unknown' }, { status: 400 })
   const formId = String(formData.get('form_id') ?? intent)
@@ -92,7 +94,7 @@ export default function SavedRoute() {
                   Open
                 </Link>
               </p>
-              {favorite.answer ? <p className={styles.excerpt}>{favorite.answer.length > 400 ? `${favorite.answer.slice(0, 400)}…` : favorite.answer}</p> : null}
+              {favorite.answer ? <p className={styles.excerpt}>{markdownExcerpt(favorite.answer, 400)}</p> : null}
               <div className={styles.inlineForms}>
                 <div className={styles.growForm}>
                   <CommentForm

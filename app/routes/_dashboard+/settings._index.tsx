@@ -18,6 +18,7 @@ import { getBotSettings, updateBotSettings } from '~/models/settings.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Bot settings · Settings')
 
@@ -61,7 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: BotSettingsForm })
+  const submission = parseWithZod(await readFormData(request), { schema: BotSettingsForm })
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
   try {
     await updateBotSettings(await requireApiSession(request), submission.value)

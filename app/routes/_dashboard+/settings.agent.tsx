@@ -27,6 +27,7 @@ import { getAgentSettings, updateAgentSettings } from '~/models/settings.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Agent settings · Settings')
 
@@ -35,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const intent = String(formData.get('intent') ?? 'save')
   const submission = parseWithZod(formData, { schema: AgentSettingsForm })
   // The posted form as typed, blank fields included, so a re-shown form keeps every row.

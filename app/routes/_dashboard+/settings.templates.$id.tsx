@@ -12,6 +12,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `${data?.template.name ?? 'Template'} · Templates`)
 
@@ -34,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = templateId(params)
-  const submission = parseWithZod(await request.formData(), { schema: TemplateForm })
+  const submission = parseWithZod(await readFormData(request), { schema: TemplateForm })
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: submission.status === 'error' ? 400 : 200 })
   try {
     await updateTemplate(await requireApiSession(request), { id, ...submission.value })

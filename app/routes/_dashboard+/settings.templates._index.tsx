@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import type { Template } from '../../../contracts/templates'
+import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { FailureMessage } from '~/components/settings/failure-message'
@@ -14,6 +15,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Templates · Settings')
 
@@ -34,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const DeleteForm = z.object({ intent: z.literal('delete'), id: z.coerce.number().int().positive() })
 
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = DeleteForm.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = DeleteForm.safeParse(Object.fromEntries(await readFormData(request)))
   if (!parsed.success) throw new Response('Unknown action', { status: 400 })
   try {
     await deleteTemplate(await requireApiSession(request), parsed.data.id)
@@ -72,41 +74,43 @@ export default function TemplatesRoute() {
         <Link to="/settings/templates/new">New template</Link>
         <span className={layout.muted}>{total} templates</span>
       </div>
-      <table aria-label="Templates">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Description</th>
-            <th scope="col">Sections</th>
-            <th scope="col">Updated</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {templates.map((template) => (
-            <tr key={template.id}>
-              <td>
-                <Link to={`/settings/templates/${template.id}`}>{template.name}</Link>
-              </td>
-              <td>{template.description || '—'}</td>
-              <td>{template.sections.map((section) => section.title).join(' · ') || '—'}</td>
-              <td>
-                <LocalTime iso={template.updated_at} />
-              </td>
-              <td>
-                <Link to={`/settings/templates?delete=${template.id}`} aria-label={`Delete ${template.name}`}>
-                  Delete
-                </Link>
-              </td>
-            </tr>
-          ))}
-          {templates.length === 0 && !failure ? (
+      <TableScroll label="Templates">
+        <table aria-label="Templates">
+          <thead>
             <tr>
-              <td colSpan={5}>No templates yet.</td>
+              <th scope="col">Name</th>
+              <th scope="col">Description</th>
+              <th scope="col">Sections</th>
+              <th scope="col">Updated</th>
+              <th scope="col">Actions</th>
             </tr>
-          ) : null}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {templates.map((template) => (
+              <tr key={template.id}>
+                <td>
+                  <Link to={`/settings/templates/${template.id}`}>{template.name}</Link>
+                </td>
+                <td>{template.description || '—'}</td>
+                <td>{template.sections.map((section) => section.title).join(' · ') || '—'}</td>
+                <td>
+                  <LocalTime iso={template.updated_at} />
+                </td>
+                <td>
+                  <Link to={`/settings/templates?delete=${template.id}`} aria-label={`Delete ${template.name}`}>
+                    Delete
+                  </Link>
+                </td>
+              </tr>
+            ))}
+            {templates.length === 0 && !failure ? (
+              <tr>
+                <td colSpan={5}>No templates yet.</td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </TableScroll>
     </>
   )
 }

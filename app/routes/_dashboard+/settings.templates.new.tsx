@@ -10,11 +10,12 @@ import { createTemplate } from '~/models/templates.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'New template · Settings')
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: TemplateForm })
+  const submission = parseWithZod(await readFormData(request), { schema: TemplateForm })
   // A section added, removed or moved (without scripts), or a refused form: show the form again.
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: submission.status === 'error' ? 400 : 200 })
   try {

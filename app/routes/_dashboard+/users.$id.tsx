@@ -20,6 +20,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `${data?.user.username ?? 'User'} · Users`)
 
@@ -92,7 +93,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = userId(params)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const session = await requireApiSession(request)
   if (formData.get('intent') === 'groups') {
     // Without scripts: show the groups of the organisation just chosen, keeping what was typed (but no password).

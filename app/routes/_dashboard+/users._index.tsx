@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { PAGE_SIZE_USERS, type User } from '../../../contracts/users'
+import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FailureMessage } from '~/components/settings/failure-message'
 import { toFailure } from '~/components/settings/form-errors'
@@ -53,41 +54,43 @@ export default function UsersRoute() {
         {count === 0 ? 'No users' : `${first + 1}–${Math.min(first + users.length, count)} of ${count} users`}
         {filter ? ` matching “${filter}”` : ''}
       </p>
-      <table aria-label="Users">
-        <thead>
-          <tr>
-            <th scope="col">Username</th>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Organisation</th>
-            <th scope="col">Group</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <tr key={user.id}>
-              <td>{user.username}</td>
-              <td>{[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}</td>
-              <td>{user.email}</td>
-              <td>{user.organization_name}</td>
-              <td>{user.group_name}</td>
-              <td>{user.enabled ? 'Yes' : 'No'}</td>
-              <td>
-                <Link to={`/users/${user.id}?${new URLSearchParams({ back: returnTo })}`} aria-label={`Edit ${user.username}`}>
-                  Edit
-                </Link>
-              </td>
-            </tr>
-          ))}
-          {users.length === 0 && !failure ? (
+      <TableScroll label="Users">
+        <table aria-label="Users">
+          <thead>
             <tr>
-              <td colSpan={7}>{filter ? 'No user matches this filter.' : 'No users yet.'}</td>
+              <th scope="col">Username</th>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Organisation</th>
+              <th scope="col">Group</th>
+              <th scope="col">Enabled</th>
+              <th scope="col">Actions</th>
             </tr>
-          ) : null}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <tr key={user.id}>
+                <td>{user.username}</td>
+                <td>{[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}</td>
+                <td>{user.email}</td>
+                <td>{user.organization_name}</td>
+                <td>{user.group_name}</td>
+                <td>{user.enabled ? 'Yes' : 'No'}</td>
+                <td>
+                  <Link to={`/users/${user.id}?${new URLSearchParams({ back: returnTo })}`} aria-label={`Edit ${user.username}`}>
+                    Edit
+                  </Link>
+                </td>
+              </tr>
+            ))}
+            {users.length === 0 && !failure ? (
+              <tr>
+                <td colSpan={7}>{filter ? 'No user matches this filter.' : 'No users yet.'}</td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </TableScroll>
       <nav className={layout.pager} aria-label="Pages">
         {first > 0 ? <Link to={hrefAt(Math.max(0, first - PAGE_SIZE_USERS))}>Previous</Link> : null}
         {first + PAGE_SIZE_USERS < count ? <Link to={hrefAt(first + PAGE_SIZE_USERS)}>Next</Link> : null}

@@ -1,6 +1,6 @@
 import type { AgentTraceEntry } from '../../../contracts/agents'
 import type { Source } from '../../../contracts/ask'
-import type { CitableChunk } from '../modules/ask/cited-answer'
+import type { CitableChunk } from '../answering/citations'
 import type { AgentStateField, WorkflowTarget, WorkflowVariant } from './workflow-definition'
 
 export interface ToolCall {

@@ -1,4 +1,4 @@
-import type { CitableChunk } from '../modules/ask/cited-answer'
+import type { CitableChunk } from '../answering/citations'
 import type { AgentState, Evidence, SubQuestion } from './agent-state'
 
 /** Which evidence belongs to a sub-question: its template section, or its text. */

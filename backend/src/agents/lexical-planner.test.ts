@@ -6,7 +6,7 @@ import { createArticleLookupTool } from './tools/article-lookup-tool'
 import { createDateTimeTool } from './tools/date-time-tool'
 import { createKnowledgeSearchTool } from './tools/knowledge-search-tool'
 
-const noSearch = { search: async () => [] }
+const noSearch = { retrieve: async () => [] }
 const TOOLS: AgentTool[] = [createKnowledgeSearchTool(noSearch), createArticleLookupTool(async () => []), createDateTimeTool(), createArithmeticTool()]
 const isFactQuestion = (text: string) => TOOLS.some((tool) => tool.kind === 'fact' && tool.inputFor(text) !== undefined)
 

@@ -1,7 +1,7 @@
 import { splitSentences } from '../retrieval/chunker'
 import { tokenize } from '../retrieval/text'
 import type { SubQuestion, ToolCall } from './agent-state'
-import type { Planner } from './reasoning'
+import type { Planner } from './planner'
 import type { AgentTool } from './tools/agent-tool'
 
 // Where a sentence may hold a second question: "…, and what …", "… as well as …", "…; …".

@@ -1,5 +1,5 @@
 import type { Source } from '../../../contracts/ask'
-import { CitationList } from '../modules/ask/cited-answer'
+import { CitationList } from '../answering/citations'
 import type { AgentState, SectionState } from './agent-state'
 import { subjectOf } from './lexical-planner'
 import type { StepContext } from './workflow-runtime'

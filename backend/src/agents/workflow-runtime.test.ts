@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createInitialState, type AgentCheckpoint } from './agent-state'
-import { ExtractiveComposer } from './extractive-composer'
+import { ExtractiveComposer } from '../answering/extractive-composer'
 import { LexicalPlanner } from './lexical-planner'
 import { ToolRegistry } from './tools/agent-tool'
 import { runWorkflow, type StepContext, type StepHandler } from './workflow-runtime'

@@ -1,5 +1,6 @@
 import type { AgentTraceEntry } from '../../../contracts/agents'
-import { CitationList, NOT_FOUND_ANSWER } from '../modules/ask/cited-answer'
+import { CitationList } from '../answering/citations'
+import { NOT_FOUND_ANSWER } from '../answering/not-found'
 import type { AgentState, Evidence, SubQuestion } from './agent-state'
 import { evidenceOf, textsOf, keyOf, passagesOf } from './evidence'
 import { GRADE_THRESHOLD, gradeCoverage, wordsOfStems } from './grading'

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type Extensions } from '@electric-sql/pglite'
 import pg from 'pg'
 
 /** Something SQL can be sent to: the database itself or an open transaction. */
@@ -12,6 +12,12 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres'
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel` (any text: it is quoted). On a server, one
+   * dedicated connection listens and reconnects when lost; `onNotify(undefined)` then says notifications may
+   * have been missed. Resolves once listening, with a function that stops listening.
+   */
+  listen(channel: string, onNotify: (payload: string | undefined) => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -31,7 +37,8 @@ export async function openDatabase({ url, dataDir }: DatabaseOptions): Promise<D
 }
 
 async function openPglite(directory: string | undefined): Promise<Database> {
-  const lite = directory ? await PGlite.create(directory) : await PGlite.create()
+  const extensions = await pgliteExtensions()
+  const lite = directory ? await PGlite.create(directory, { extensions }) : await PGlite.create({ extensions })
   return {
     kind: 'pglite',
     async query<Row>(sql: string, params: unknown[] = []) {
@@ -48,7 +55,27 @@ async function openPglite(directory: string | undefined): Promise<Database> {
         }),
       )
     },
+    async listen(channel, onNotify) {
+      const stop = await lite.listen(`"${channel.replaceAll('"', '""')}"`, (payload) => onNotify(payload))
+      return () => stop()
+    },
     close: () => lite.close(),
+  }
+}
+
+/**
+ * pgvector for PGlite when its package is installed (ADR 085): offered to the database, enabled only where chunk
+ * vectors are kept. Without the package, vectors are searched in process instead.
+ */
+async function pgliteExtensions(): Promise<Extensions> {
+  // A name in a variable: the package is optional, so neither the type checker nor the bundler may require it.
+  const specifier = '@electric-sql/pglite-pgvector'
+  try {
+    const module = (await import(specifier)) as { vector?: Extensions[string] }
+    return module.vector ? { vector: module.vector } : {}
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(String(error))) return {}
+    throw error
   }
 }
 
@@ -57,6 +84,7 @@ async function openPostgres(url: string): Promise<Database> {
   // Fail fast with a clear message rather than on the first request.
   const probe = await pool.connect()
   probe.release()
+  const listener = createListener(url)
   return {
     kind: 'postgres',
     async query<Row>(sql: string, params: unknown[] = []) {
@@ -82,6 +110,95 @@ async function openPostgres(url: string): Promise<Database> {
         client.release()
       }
     },
-    close: () => pool.end(),
+    listen: (channel, onNotify) => listener.listen(channel, onNotify),
+    async close() {
+      await listener.close()
+      await pool.end()
+    },
+  }
+}
+
+type NotifyHandler = (payload: string | undefined) => void
+
+/** One connection that LISTENs on behalf of the whole process, reconnecting (and re-listening) when it is lost. */
+function createListener(url: string) {
+  const handlers = new Map<string, Set<NotifyHandler>>()
+  let client: pg.Client | undefined
+  let connecting: Promise<pg.Client> | undefined
+  let retry: NodeJS.Timeout | undefined
+  let isClosed = false
+
+  const connect = async (): Promise<pg.Client> => {
+    const next = new pg.Client({ connectionString: url })
+    next.on('notification', (message) => {
+      for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '')
+    })
+    // A lost connection emits 'error' and then 'end'; 'end' reconnects.
+    next.on('error', () => undefined)
+    next.on('end', () => {
+      if (client !== next) return
+      client = undefined
+      if (!isClosed) reconnectLater()
+    })
+    await next.connect()
+    try {
+      for (const channel of handlers.keys()) await next.query(`LISTEN ${next.escapeIdentifier(channel)}`)
+    } catch (error) {
+      await next.end().catch(() => undefined)
+      throw error
+    }
+    return next
+  }
+
+  const ensureConnected = (): Promise<pg.Client> => {
+    if (client) return Promise.resolve(client)
+    connecting ??= connect()
+      .then((connected) => {
+        client = connected
+        return connected
+      })
+      .finally(() => {
+        connecting = undefined
+      })
+    return connecting
+  }
+
+  const reconnectLater = () => {
+    retry = setTimeout(async () => {
+      retry = undefined
+      try {
+        await ensureConnected()
+        for (const set of handlers.values()) for (const handler of set) handler(undefined)
+      } catch {
+        if (!isClosed) reconnectLater()
+      }
+    }, 1000)
+    retry.unref()
+  }
+
+  return {
+    async listen(channel: string, onNotify: NotifyHandler): Promise<() => Promise<void>> {
+      const isNew = !handlers.has(channel)
+      if (isNew) handlers.set(channel, new Set())
+      handlers.get(channel)!.add(onNotify)
+      // A connection made from now on LISTENs on every known channel itself; LISTEN twice is harmless.
+      const connected = await ensureConnected()
+      if (isNew) await connected.query(`LISTEN ${connected.escapeIdentifier(channel)}`)
+      return async () => {
+        const set = handlers.get(channel)
+        set?.delete(onNotify)
+        if (set?.size === 0) {
+          handlers.delete(channel)
+          await client?.query(`UNLISTEN ${client.escapeIdentifier(channel)}`).catch(() => undefined)
+        }
+      }
+    },
+    async close() {
+      isClosed = true
+      if (retry) clearTimeout(retry)
+      const current = client ?? (await connecting?.catch(() => undefined))
+      client = undefined
+      await current?.end().catch(() => undefined)
+    },
   }
 }

@@ -3,6 +3,10 @@ import * as initial from './migrations/001-initial'
 import * as identity from './migrations/002-identity-and-curation'
 import * as ingest from './migrations/003-ingest'
 import * as agents from './migrations/005-agents'
+import * as sessions from './migrations/006-sessions-and-registration'
+import * as scaleOut from './migrations/007-scale-out'
+import * as answerMetrics from './migrations/008-answer-model-metrics'
+import * as chunkEmbeddings from './migrations/009-chunk-embeddings'
 
 /** Forward-only migrations, applied in order; an applied migration is never edited, only followed by a new one. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -10,6 +14,10 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   { id: '002-identity-and-curation', sql: identity.sql },
   { id: '003-ingest', sql: ingest.sql },
   { id: '005-agents', sql: agents.sql },
+  { id: '006-sessions-and-registration', sql: sessions.sql },
+  { id: '007-scale-out', sql: scaleOut.sql },
+  { id: '008-answer-model-metrics', sql: answerMetrics.sql },
+  { id: '009-chunk-embeddings', sql: chunkEmbeddings.sql },
 ]
 
 // Any constant works; it only has to be the same for every process migrating this database.
@@ -17,7 +25,11 @@ const MIGRATION_LOCK = 72_531_004
 
 /** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. */
 export async function migrate(db: Database): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`)
+  // Under the lock too: two processes creating the table at once would collide even with IF NOT EXISTS.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`)
+  })
   const applied: string[] = []
   for (const migration of migrations) {
     const wasApplied = await db.transaction(async (tx) => {

@@ -19,17 +19,18 @@ export async function readDemoArticles(directory: string): Promise<{ title: stri
 
 /**
  * On the first start of an empty installation, publishes the product's user guide so that a newcomer can ask
- * something useful at once. Runs once: deleting the demo articles later does not bring them back.
+ * something useful at once. Runs once: deleting the demo articles later does not bring them back. The process
+ * that writes the marker first loads them, so processes starting together on one database load them once.
  */
 export async function loadDemoContentOnce(db: Database, articles: ArticlesService, directory: string): Promise<number> {
-  const [marker] = await db.query(`SELECT 1 FROM app_state WHERE key = $1`, [DEMO_MARKER])
-  if (marker) return 0
+  const [claimed] = await db.query(`INSERT INTO app_state (key, value) VALUES ($1, '{"loaded":0}'::jsonb) ON CONFLICT (key) DO NOTHING RETURNING key`, [DEMO_MARKER])
+  if (!claimed) return 0
   const [{ count }] = await db.query<{ count: number }>(`SELECT (SELECT COUNT(*) FROM articles) + (SELECT COUNT(*) FROM temp_articles) AS count`)
   let loaded = 0
   if (Number(count) === 0) {
     const demo = await readDemoArticles(directory)
     loaded = (await articles.createPublished(demo.map((article) => ({ ...article, metadata: { source: article.title, origin: 'demo' } })))).length
   }
-  await db.query(`INSERT INTO app_state (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO NOTHING`, [DEMO_MARKER, JSON.stringify({ loaded })])
+  await db.query(`UPDATE app_state SET value = $2::jsonb WHERE key = $1`, [DEMO_MARKER, JSON.stringify({ loaded })])
   return loaded
 }

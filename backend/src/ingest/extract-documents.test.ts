@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf, makeSamplePng } from '../../../tests/fixtures/sample-files'
 import { renderPage } from '../../../tests/fixtures/fixture-site'
 import { extractDocuments } from './extract-documents'
-import type { ExtractionLimits } from './extracted-document'
-import { readDeclaredZipSize } from './zip-size'
+import { ExtractionError, type ExtractionLimits } from './extracted-document'
+import { assertInflatesWithin, readDeclaredZipSize, ZipTooLargeError } from './zip-size'
+import { makeLyingDocx } from './zip-bomb.test-support'
 
 const LIMITS: ExtractionLimits = { maxDecompressedBytes: 50 * 1024 * 1024, maxTextChars: 1_000_000, maxPdfPages: 50, maxCsvRows: 100, timeoutMs: 20_000 }
 const text = (value: string) => new TextEncoder().encode(value)
@@ -51,7 +52,31 @@ describe('reading files into documents', () => {
     const docx = await makeSampleDocx()
     const expanded = readDeclaredZipSize(docx)
     expect(expanded).toBeGreaterThan(docx.length)
-    await expect(extractDocuments(docx, 'docx', 'bomb.docx', { ...LIMITS, maxDecompressedBytes: expanded - 1 })).rejects.toThrow(/expands to \d+ bytes, more than the limit/)
+    await expect(extractDocuments(docx, 'docx', 'big.docx', { ...LIMITS, maxDecompressedBytes: expanded - 1 })).rejects.toThrow(/^big\.docx: expands past \d+ KB when unzipped$/)
+  })
+
+  it('counts what a DOCX really inflates to, stopping at the limit when its zip declares less', async () => {
+    const bomb = await makeLyingDocx(5 * 1024 * 1024)
+    const limit = 1024 * 1024
+    expect(readDeclaredZipSize(bomb)).toBeLessThan(limit)
+    expect(bomb.length).toBeLessThan(limit / 10)
+    const error = await extractDocuments(bomb, 'docx', 'bomb.docx', { ...LIMITS, maxDecompressedBytes: limit }).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(ExtractionError)
+    expect((error as Error).message).toBe('bomb.docx: expands past 1 MB when unzipped')
+  })
+
+  it('stops counting at the limit, and gives the real total when there is room for it', async () => {
+    const bomb = await makeLyingDocx(5 * 1024 * 1024)
+    const limit = 1024 * 1024
+    await expect(assertInflatesWithin(bomb, limit, 'bomb.docx')).rejects.toThrow(ZipTooLargeError)
+    // The same archive with room for it: the real total, far above what the directory declares.
+    const total = await assertInflatesWithin(bomb, 10 * limit, 'bomb.docx')
+    expect(total - readDeclaredZipSize(bomb)).toBe(5 * 1024 * 1024)
+  })
+
+  it('reads a DOCX whose real size fits the limit', async () => {
+    const docx = await makeSampleDocx()
+    expect(await assertInflatesWithin(docx, LIMITS.maxDecompressedBytes, 'basil.docx')).toBe(readDeclaredZipSize(docx))
   })
 
   it('takes the main content of an HTML page, not its menu, sidebar or footer', async () => {

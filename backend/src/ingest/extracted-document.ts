@@ -9,7 +9,7 @@ export interface ExtractedDocument {
 
 /** Bounds on what one file may cost to read; exceeding one is an error for that file only. */
 export interface ExtractionLimits {
-  /** Sum of the uncompressed sizes inside a DOCX (a zip): guards against zip bombs. */
+  /** Bytes a DOCX (a zip) may expand to, counted as its entries are inflated: guards against zip bombs. */
   maxDecompressedBytes: number
   /** Characters of text kept from one file. */
   maxTextChars: number
@@ -35,6 +35,13 @@ export function titleFromFileName(fileName: string): string {
 /** Throws when a deadline has passed; long extractions call it between steps. */
 export function assertBeforeDeadline(deadline: number, what: string): void {
   if (Date.now() > deadline) throw new ExtractionError(`Reading ${what} took too long`)
+}
+
+/** Formats a byte count for messages: 25 MB, 512 KB, 900 bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${bytes} bytes`
 }
 
 /** Cuts text at the limit, on a paragraph boundary when one is near. */

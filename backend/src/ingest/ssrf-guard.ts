@@ -20,29 +20,128 @@ export class FetchRefusedError extends Error {
   override readonly name = 'FetchRefusedError'
 }
 
-// ipaddr.js range names, in words an administrator reads in an error message.
-const RANGE_LABELS: Record<string, string> = {
-  loopback: 'loopback',
-  private: 'private',
-  linkLocal: 'link-local',
-  uniqueLocal: 'private (unique local)',
-  carrierGradeNat: 'shared (carrier-grade NAT)',
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  multicast: 'multicast',
-  reserved: 'reserved',
-  rfc6052: 'NAT64',
-  rfc6145: 'IPv4-translated',
-  '6to4': '6to4',
-  teredo: 'Teredo',
+type Address = ipaddr.IPv4 | ipaddr.IPv6
+
+/** A block of addresses that are not globally routable unicast, with the name an administrator reads. */
+interface Block {
+  range: [Address, number]
+  /** Noun phrase: "a loopback address". */
+  description: string
 }
 
-/** The kind of a non-public address ("loopback", "private"…), or undefined when the address is public unicast. */
-export function describeNonPublicAddress(address: string): string | undefined {
-  // process() turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) back into the IPv4 address it carries.
-  const parsed = ipaddr.process(address)
-  const range = parsed.range()
-  return range === 'unicast' ? undefined : (RANGE_LABELS[range] ?? range)
+/** IPv6 forms that carry an IPv4 address, judged by the IPv4 address they carry. */
+interface CarrierBlock {
+  range: [ipaddr.IPv6, number]
+  form: string
+  embedded: (address: ipaddr.IPv6) => ipaddr.IPv4
+}
+
+const block = (cidr: string, description: string): Block => ({ range: ipaddr.parseCIDR(cidr), description })
+
+// The special-purpose blocks of the IANA IPv4 registry that are not globally reachable, plus multicast and the
+// reserved 240/4. Order matters where blocks nest: the first match names the address.
+const IPV4_BLOCKS: Block[] = [
+  block('0.0.0.0/8', 'an unspecified address ("this network")'),
+  block('10.0.0.0/8', 'a private address'),
+  block('100.64.0.0/10', 'a shared (carrier-grade NAT) address'),
+  block('127.0.0.0/8', 'a loopback address'),
+  block('169.254.0.0/16', 'a link-local address'),
+  block('172.16.0.0/12', 'a private address'),
+  block('192.0.0.0/24', 'an IETF protocol assignment address'),
+  block('192.0.2.0/24', 'a documentation address'),
+  block('192.88.99.0/24', 'a 6to4 relay anycast address'),
+  block('192.168.0.0/16', 'a private address'),
+  block('198.18.0.0/15', 'a benchmarking address'),
+  block('198.51.100.0/24', 'a documentation address'),
+  block('203.0.113.0/24', 'a documentation address'),
+  block('224.0.0.0/4', 'a multicast address'),
+  block('255.255.255.255/32', 'a broadcast address'),
+  block('240.0.0.0/4', 'a reserved address'),
+]
+
+const lastFourBytes = (address: ipaddr.IPv6) => {
+  const bytes = address.toByteArray()
+  return new ipaddr.IPv4(bytes.slice(12, 16))
+}
+
+const IPV6_CARRIERS: CarrierBlock[] = [
+  { range: ipaddr.IPv6.parseCIDR('::ffff:0:0/96') as [ipaddr.IPv6, number], form: 'an IPv4-mapped address of', embedded: lastFourBytes },
+  { range: ipaddr.IPv6.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number], form: 'a NAT64 address of', embedded: lastFourBytes },
+  {
+    range: ipaddr.IPv6.parseCIDR('2002::/16') as [ipaddr.IPv6, number],
+    form: 'a 6to4 address of',
+    embedded: (address) => new ipaddr.IPv4(address.toByteArray().slice(2, 6)),
+  },
+]
+
+// Global unicast is 2000::/3; inside it, the blocks the IANA IPv6 registry marks as not globally reachable (or
+// documentation and tunnelling forms no web site lives on). Outside it, every block is named for the message.
+const IPV6_BLOCKS: Block[] = [
+  block('::/128', 'an unspecified address'),
+  block('::1/128', 'a loopback address'),
+  block('::ffff:0:0:0/96', 'an IPv4-translated address'),
+  block('::/96', 'an IPv4-compatible address (a deprecated form)'),
+  block('64:ff9b:1::/48', 'a local-use NAT64 address'),
+  block('100::/64', 'a discard-only address'),
+  block('2001::/32', 'a Teredo address'),
+  block('2001:2::/48', 'a benchmarking address'),
+  block('2001:10::/28', 'an ORCHID address'),
+  block('2001:20::/28', 'an ORCHID address'),
+  block('2001::/23', 'an IETF protocol assignment address'),
+  block('2001:db8::/32', 'a documentation address'),
+  block('3fff::/20', 'a documentation address'),
+  block('fc00::/7', 'a private (unique local) address'),
+  block('fe80::/10', 'a link-local address'),
+  block('fec0::/10', 'a site-local address (a deprecated form)'),
+  block('ff00::/8', 'a multicast address'),
+]
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3') as [ipaddr.IPv6, number]
+
+const firstMatch = (address: Address, blocks: Block[]) => blocks.find((candidate) => address.kind() === candidate.range[0].kind() && address.match(candidate.range))
+
+function describeIPv4(address: ipaddr.IPv4): string | undefined {
+  return firstMatch(address, IPV4_BLOCKS)?.description
+}
+
+/**
+ * Reads an address strictly: dotted-decimal IPv4, or IPv6 in any spelling the URL standard accepts. IPv6 text is
+ * put in canonical form first, because ipaddr.js reads the IPv4-compatible `::a.b.c.d` as if it were IPv4-mapped.
+ */
+function parseAddress(text: string): Address | undefined {
+  try {
+    if (isIP(text) === 4) return ipaddr.IPv4.parse(text)
+    const [bare, zone] = text.split('%', 2)
+    if (isIP(bare) !== 6) return undefined
+    const canonical = new URL(`http://[${bare}]/`).hostname.slice(1, -1)
+    const parsed = ipaddr.IPv6.parse(canonical)
+    if (zone !== undefined) parsed.zoneId = zone
+    return parsed
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Says why an address is not globally routable unicast ("a loopback address", "a NAT64 address of 10.0.0.1, a
+ * private address"…), or undefined when it is. Every form is judged: IPv4 literals, IPv6, and the IPv6 forms
+ * that carry an IPv4 address (mapped, NAT64, 6to4), which are judged by the address they carry.
+ */
+export function describeNonPublicAddress(text: string): string | undefined {
+  const address = parseAddress(text)
+  if (!address) return 'not a readable address'
+  if (address.kind() === 'ipv4') return describeIPv4(address as ipaddr.IPv4)
+  const v6 = address as ipaddr.IPv6
+  for (const carrier of IPV6_CARRIERS) {
+    if (!v6.match(carrier.range)) continue
+    const embedded = carrier.embedded(v6)
+    const inner = describeIPv4(embedded)
+    return inner ? `${carrier.form} ${embedded.toString()}, ${inner}` : undefined
+  }
+  const named = firstMatch(v6, IPV6_BLOCKS)?.description
+  if (named) return named
+  if (!v6.match(GLOBAL_UNICAST_V6)) return 'a reserved address (outside global unicast)'
+  // A zone names a local network interface: it has no meaning on a global address.
+  return v6.zoneId ? 'an address bound to a local network interface' : undefined
 }
 
 export interface FetchTarget {
@@ -75,9 +174,9 @@ export async function resolveFetchTarget(url: URL, policy: FetchPolicy, resolve:
   }
   if (!isExempt) {
     for (const address of addresses) {
-      const kind = describeNonPublicAddress(address)
-      if (!kind) continue
-      const subject = isIP(hostname) ? `${address} is a ${kind} address` : `${hostname} resolves to ${address}, a ${kind} address`
+      const description = describeNonPublicAddress(address)
+      if (!description) continue
+      const subject = isIP(hostname) ? `${address} is ${description}` : `${hostname} resolves to ${address}, ${description}`
       throw new FetchRefusedError(`Refused to fetch ${url.origin}: ${subject} (set ALLOW_PRIVATE_FETCH to allow it)`)
     }
   }

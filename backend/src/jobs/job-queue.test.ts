@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../db/database'
 import { migrate } from '../db/migrate'
-import { JobQueue } from './job-queue'
+import { JobLostError, JobQueue } from './job-queue'
+
+/** Polls `check` until it holds; fails after `attempts` tries (a bound on waiting, not a timed assertion). */
+async function eventually(check: () => Promise<boolean>, attempts = 400, pauseMs = 25): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (await check()) return
+    await new Promise((resolve) => setTimeout(resolve, pauseMs))
+  }
+  throw new Error('the condition never held')
+}
 
 describe('job queue', () => {
   let db: Database
@@ -15,8 +24,8 @@ describe('job queue', () => {
     queues = []
     await db.close()
   })
-  const newQueue = () => {
-    const queue = new JobQueue(db, { pollMs: 20 })
+  const newQueue = (options: { heartbeatMs?: number; staleAfterMs?: number } = {}) => {
+    const queue = new JobQueue(db, { pollMs: 20, ...options })
     queues.push(queue)
     return queue
   }
@@ -78,5 +87,70 @@ describe('job queue', () => {
     await queue.start({ recoverAllRunning: false })
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect((await queue.get(job.id))?.status).toBe('cancelled')
+  })
+
+  it('requeues a running job whose worker stopped beating, and leaves one with a fresh heartbeat alone', async () => {
+    const ran: string[] = []
+    const queue = newQueue({ heartbeatMs: 50, staleAfterMs: 1000 })
+    queue.register<{ name: string }, string>('named', async (job) => {
+      ran.push(job.payload.name)
+      return job.payload.name
+    })
+    const dead = await queue.enqueue('named', { name: 'dead' })
+    const alive = await queue.enqueue('named', { name: 'alive' })
+    await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'gone', heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [dead.id])
+    await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'busy', heartbeat_at = now() + interval '1 hour' WHERE id = $1`, [alive.id])
+    // Another server's worker: it may not take over everything that is running, only what went silent.
+    await queue.start({ recoverAllRunning: false })
+    expect(await queue.waitFor(dead.id, 10_000)).toMatchObject({ status: 'finished', result: 'dead', attempts: 2 })
+    const [row] = await db.query<{ status: string; locked_by: string }>(`SELECT status, locked_by FROM jobs WHERE id = $1`, [alive.id])
+    expect(row).toEqual({ status: 'running', locked_by: 'busy' })
+    expect(ran).toEqual(['dead'])
+  })
+
+  it('refreshes the heartbeat of the jobs it runs', async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const queue = newQueue({ heartbeatMs: 50, staleAfterMs: 1000 })
+    queue.register('held', () => held)
+    await queue.start({ recoverAllRunning: false })
+    const job = await queue.enqueue('held', {})
+    const heartbeat = async () => (await db.query<{ beat: string | null }>(`SELECT heartbeat_at::text AS beat FROM jobs WHERE id = $1 AND status = 'running'`, [job.id]))[0]?.beat
+    await eventually(async () => (await heartbeat()) != null)
+    const claimed = await heartbeat()
+    await eventually(async () => (await heartbeat()) !== claimed)
+    release()
+    expect(await queue.waitFor(job.id, 5000)).toMatchObject({ status: 'finished' })
+  })
+
+  it('rolls back the work of a worker whose job was taken over, and keeps its late result out', async () => {
+    await db.query(`CREATE TABLE effects (job_id text)`)
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let lost: unknown
+    const queue = newQueue()
+    queue.register('fenced', async (job, context) => {
+      await held
+      try {
+        await db.transaction(async (tx) => {
+          await tx.query(`INSERT INTO effects (job_id) VALUES ($1)`, [job.id])
+          await context.reportProgress(1, 1, 'partial', tx)
+        })
+      } catch (error) {
+        lost = error
+      }
+      return 'late'
+    })
+    await queue.start({ recoverAllRunning: false })
+    const job = await queue.enqueue('fenced', {})
+    await eventually(async () => (await queue.get(job.id))?.status === 'running')
+    // Another worker took the job over, believing this one dead.
+    await db.query(`UPDATE jobs SET locked_by = 'successor' WHERE id = $1`, [job.id])
+    release()
+    await eventually(async () => lost !== undefined)
+    expect(lost).toBeInstanceOf(JobLostError)
+    await queue.stop()
+    expect(await db.query(`SELECT job_id FROM effects`)).toEqual([])
+    expect(await queue.get(job.id)).toMatchObject({ status: 'running', progress: 0, result: null })
   })
 })

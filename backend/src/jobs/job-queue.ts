@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import type { Database } from '../db/database'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import type { Database, Queryable } from '../db/database'
 
 export type JobState = 'queued' | 'running' | 'finished' | 'failed' | 'cancelled'
 
@@ -20,8 +21,21 @@ export interface Job<Payload = unknown, Result = unknown> {
 }
 
 export interface JobContext<Result> {
-  /** Records progress (and a partial result) so a restart resumes from it and check calls can report it. */
-  reportProgress(progress: number, total: number, partialResult?: Result): Promise<void>
+  /**
+   * Records progress (and a partial result) so a restart resumes from it and check calls can report it, then
+   * gives the event loop a turn. Given the transaction that did the work, the record commits with the work, and
+   * it throws JobLostError (rolling the work back) when the job is no longer this worker's: cancelled, or taken
+   * over after this worker was presumed dead.
+   */
+  reportProgress(progress: number, total: number, partialResult?: Result, tx?: Queryable): Promise<void>
+}
+
+/** The job was cancelled or taken over by another worker: whatever this worker was doing for it must not commit. */
+export class JobLostError extends Error {
+  constructor(jobId: string) {
+    super(`Job ${jobId} is no longer held by this worker`)
+    this.name = 'JobLostError'
+  }
 }
 
 export type JobHandler<Payload = unknown, Result = unknown> = (job: Job<Payload, Result>, context: JobContext<Result>) => Promise<Result>
@@ -30,9 +44,14 @@ export interface JobQueueOptions {
   workerId?: string
   pollMs: number
   concurrency?: number
-  /** A running job whose worker has not reported for this long is taken over by another worker. */
+  /** How often a worker refreshes the heartbeat of the jobs it runs. */
+  heartbeatMs?: number
+  /** A running job whose heartbeat is older than this belonged to a worker that died: it is queued again. */
   staleAfterMs?: number
 }
+
+export const DEFAULT_HEARTBEAT_MS = 5000
+export const DEFAULT_STALE_AFTER_MS = 20_000
 
 interface JobRow {
   id: string
@@ -69,16 +88,25 @@ const JOB_COLUMNS = 'id, kind, payload, status, progress, total, result, error, 
 /**
  * A job queue persisted in the jobs table. Workers claim with FOR UPDATE SKIP LOCKED, so several processes
  * on one PostgreSQL server each take a job once; on PGlite the worker runs inside the backend process.
+ * A running job's worker refreshes its heartbeat; a job whose heartbeat stops is requeued and resumes from its
+ * recorded progress. Every write a worker makes for a job names the worker, so one presumed dead that wakes
+ * up again changes nothing (ADR 072). Queued and ended jobs are announced by NOTIFY, so workers and waiters in
+ * other processes hear of them at once; polling remains for a lost notification.
  */
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler<any, any>>()
   private readonly events = new EventEmitter()
   private readonly workerId: string
   private readonly concurrency: number
+  private readonly heartbeatMs: number
   private readonly staleAfterMs: number
   private running = 0
   private isStarted = false
+  /** Whether this process owns the database (PGlite): running jobs of others cannot exist after start. */
+  private ownsDatabase = false
   private timer: NodeJS.Timeout | undefined
+  private heartbeat: NodeJS.Timeout | undefined
+  private listening: Promise<(() => Promise<void>) | undefined> | undefined
   private readonly active = new Set<Promise<void>>()
 
   constructor(
@@ -87,8 +115,24 @@ export class JobQueue {
   ) {
     this.workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`
     this.concurrency = options.concurrency ?? 4
-    this.staleAfterMs = options.staleAfterMs ?? 5 * 60_000
+    this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
+    this.staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS
+    if (!(this.staleAfterMs > this.heartbeatMs)) throw new RangeError('A job must be stale only after several missed heartbeats')
     this.events.setMaxListeners(0)
+  }
+
+  /** This worker's name, as recorded in locked_by of the jobs it runs. */
+  get id(): string {
+    return this.workerId
+  }
+
+  /** How many jobs this process is running now. */
+  get runningCount(): number {
+    return this.running
+  }
+
+  get isWorking(): boolean {
+    return this.isStarted
   }
 
   register<Payload, Result>(kind: string, handler: JobHandler<Payload, Result>): void {
@@ -128,6 +172,7 @@ export class JobQueue {
   /** Resolves with the job once it has ended, or with its current state after `timeoutMs`. */
   async waitFor(id: string, timeoutMs: number): Promise<Job | undefined> {
     const ended = (job: Job | undefined) => !job || ['finished', 'failed', 'cancelled'].includes(job.status)
+    await this.listenForJobs()
     const current = await this.get(id)
     if (ended(current) || timeoutMs <= 0) return current
     await new Promise<void>((resolve) => {
@@ -148,25 +193,59 @@ export class JobQueue {
     return this.get(id)
   }
 
-  /** Starts claiming jobs. Jobs left running by a dead worker are put back in the queue first. */
+  /**
+   * Starts claiming jobs. Jobs left running by a dead worker are put back in the queue first: all of them when
+   * this process owns the database (PGlite), else those whose heartbeat is stale, then and before every claim.
+   */
   async start({ recoverAllRunning }: { recoverAllRunning: boolean }): Promise<void> {
     if (this.isStarted) return
     this.isStarted = true
+    this.ownsDatabase = recoverAllRunning
+    await this.listenForJobs()
     await this.requeueStale(recoverAllRunning)
+    this.heartbeat = setInterval(() => void this.beat(), this.heartbeatMs)
+    this.heartbeat.unref()
     this.schedule(0)
   }
 
   async stop(): Promise<void> {
     this.isStarted = false
     if (this.timer) clearTimeout(this.timer)
+    if (this.heartbeat) clearInterval(this.heartbeat)
     await Promise.allSettled([...this.active])
+    const stopListening = await this.listening?.catch(() => undefined)
+    this.listening = undefined
+    await stopListening?.().catch(() => undefined)
+  }
+
+  /** Hears of jobs queued (wakes this worker) and ended (wakes waiters) in any process on this database. */
+  private listenForJobs(): Promise<unknown> {
+    this.listening ??= (async () => {
+      const [row] = await this.db.query<{ channel: string }>(`SELECT 'kb_jobs.' || current_schema() AS channel`)
+      return this.db.listen(row.channel, (payload) => {
+        if (payload === undefined) return this.wake()
+        const [status, id] = payload.split(' ')
+        if (status === 'queued') this.wake()
+        else if (id) this.events.emit(`ended:${id}`)
+      })
+    })().catch(() => undefined) // without notifications, polling still works
+    return this.listening
+  }
+
+  /** Refreshes the heartbeat of every job this worker runs. */
+  private async beat(): Promise<void> {
+    if (this.running === 0) return
+    await this.db
+      .query(`UPDATE jobs SET heartbeat_at = now() WHERE locked_by = $1 AND status = 'running'`, [this.workerId])
+      .catch(() => undefined) // the next beat tries again; the stale limit allows for several misses
   }
 
   private async requeueStale(all: boolean): Promise<void> {
     await this.db.query(
-      `UPDATE jobs SET status = 'queued', locked_by = NULL, locked_at = NULL, updated_at = now()
-        WHERE status = 'running' AND ($1::boolean OR locked_at < now() - ($2::int * interval '1 millisecond'))`,
-      [all, this.staleAfterMs],
+      `UPDATE jobs SET status = 'queued', locked_by = NULL, locked_at = NULL, heartbeat_at = NULL, updated_at = now()
+        WHERE status = 'running' AND ($1::boolean OR (
+          locked_by IS DISTINCT FROM $3 AND COALESCE(heartbeat_at, locked_at) < now() - ($2::int * interval '1 millisecond')))`,
+      [all, this.staleAfterMs, this.workerId],
     )
   }
 
@@ -204,9 +283,10 @@ export class JobQueue {
   private async claim(): Promise<Job | undefined> {
     const kinds = [...this.handlers.keys()]
     if (kinds.length === 0) return undefined
-    await this.requeueStale(false)
+    // A process owning its database recovered everything at start; another process's job cannot go stale.
+    if (!this.ownsDatabase) await this.requeueStale(false)
     const [row] = await this.db.query<JobRow>(
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_at = now(), updated_at = now()
+      `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_at = now(), heartbeat_at = now(), updated_at = now()
         WHERE id = (
           SELECT id FROM jobs WHERE status = 'queued' AND run_after <= now() AND kind = ANY($2::text[])
           ORDER BY created_at, id FOR UPDATE SKIP LOCKED LIMIT 1)
@@ -219,20 +299,23 @@ export class JobQueue {
   private async execute(job: Job): Promise<void> {
     const handler = this.handlers.get(job.kind)!
     const context: JobContext<unknown> = {
-      reportProgress: async (progress, total, partialResult) => {
-        await this.db.query(
-          `UPDATE jobs SET progress = $2, total = $3, result = COALESCE($4::jsonb, result), locked_at = now(), updated_at = now()
-            WHERE id = $1 AND status = 'running'`,
-          [job.id, progress, total, partialResult === undefined ? null : JSON.stringify(partialResult)],
+      reportProgress: async (progress, total, partialResult, tx) => {
+        const updated = await (tx ?? this.db).query(
+          `UPDATE jobs SET progress = $2, total = $3, result = COALESCE($4::jsonb, result), heartbeat_at = now(), updated_at = now()
+            WHERE id = $1 AND status = 'running' AND locked_by = $5 RETURNING id`,
+          [job.id, progress, total, partialResult === undefined ? null : JSON.stringify(partialResult), this.workerId],
         )
+        if (tx && updated.length === 0) throw new JobLostError(job.id)
+        // Long jobs report often: between two reports, HTTP requests and other jobs get their turn.
+        if (!tx) await nextTurn()
       },
     }
     try {
       const result = await handler(job, context)
       await this.db.query(
         `UPDATE jobs SET status = 'finished', result = $2::jsonb, error = NULL, finished_at = now(), updated_at = now(), locked_by = NULL
-          WHERE id = $1 AND status = 'running'`,
-        [job.id, JSON.stringify(result ?? null)],
+          WHERE id = $1 AND status = 'running' AND locked_by = $3`,
+        [job.id, JSON.stringify(result ?? null), this.workerId],
       )
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
@@ -241,8 +324,8 @@ export class JobQueue {
         .query(
           `UPDATE jobs SET status = $2, error = $3, locked_by = NULL, updated_at = now(),
               run_after = now() + ($4::int * interval '1 second'), finished_at = CASE WHEN $2 = 'failed' THEN now() ELSE NULL END
-            WHERE id = $1 AND status = 'running'`,
-          [job.id, isFinal ? 'failed' : 'queued', message, 2 ** job.attempts],
+            WHERE id = $1 AND status = 'running' AND locked_by = $5`,
+          [job.id, isFinal ? 'failed' : 'queued', message, 2 ** job.attempts, this.workerId],
         )
         .catch(() => undefined)
     } finally {

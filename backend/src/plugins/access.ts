@@ -1,10 +1,15 @@
-import type { FastifyInstance } from 'fastify'
+import { timingSafeEqual } from 'node:crypto'
+import { isIP } from 'node:net'
+import { normalizeIP } from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ForbiddenError, UnauthorizedError, type IdentityService } from '../modules/identity/identity.service'
 import { hasRole, type Access, type CurrentUser } from '../modules/identity/identity.types'
 
 declare module 'fastify' {
   interface FastifyRequest {
     user: CurrentUser | null
+    /** Whom sign-in and registration limits count against: see clientAddressOf. */
+    clientAddress: string
   }
   interface FastifyContextConfig {
     /** Who may call the route; defaults to admin under /admin and to any signed-in user elsewhere. */
@@ -22,9 +27,11 @@ export function accessOf(url: string, configured?: Access): Access {
  * Resolves the caller from `Authorization: Bearer …` (after the apikey check) and enforces each route's access
  * before its body is even parsed: 401 without a valid token, 403 when the role is not enough.
  */
-export function registerAccess(app: FastifyInstance, identity: IdentityService): void {
+export function registerAccess(app: FastifyInstance, identity: IdentityService, options: { apiKey: string }): void {
   app.decorateRequest('user', null)
+  app.decorateRequest('clientAddress', '')
   app.addHook('onRequest', async (request) => {
+    request.clientAddress = clientAddressOf(request, options.apiKey)
     const token = bearerTokenOf(request)
     if (token) request.user = await identity.authenticate(token)
     const path = request.routeOptions.url
@@ -52,4 +59,30 @@ export function bearerTokenOf(request: { headers: { authorization?: string } }):
   const match = /^Bearer\s+(.+)$/i.exec(header)
   if (!match) throw new UnauthorizedError('The Authorization header must be "Bearer <token>"')
   return match[1].trim()
+}
+
+/** The header in which the web server names the browser it calls for; trusted only with the backend's own API key. */
+export const CLIENT_ADDRESS_HEADER = 'x-client-address'
+
+/**
+ * The address of the client a request is for. The web server calls on behalf of browsers, so the connection's
+ * address is its own: it names the browser's address in X-Client-Address. That header counts only on a request
+ * that carries the backend's own API key (API_KEY), which only the web server holds, and only when it is one IP
+ * address; otherwise the connection's address counts.
+ */
+export function clientAddressOf(request: Pick<FastifyRequest, 'headers' | 'query' | 'ip'>, apiKey: string): string {
+  const named = request.headers[CLIENT_ADDRESS_HEADER]
+  const address = typeof named === 'string' && isIP(named.trim()) && hasServerKey(request, apiKey) ? named.trim() : request.ip || 'unknown'
+  // IPv4 written as IPv6 counts as IPv4; an IPv6 address counts as its /64, which one client usually holds whole.
+  return normalizeIP(address)
+}
+
+function hasServerKey(request: Pick<FastifyRequest, 'headers' | 'query'>, apiKey: string): boolean {
+  const fromHeader = request.headers.apikey
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.apikey
+  const given = typeof fromHeader === 'string' ? fromHeader : typeof fromQuery === 'string' ? fromQuery : undefined
+  if (given === undefined) return false
+  const candidate = Buffer.from(given)
+  const expected = Buffer.from(apiKey)
+  return candidate.length === expected.length && timingSafeEqual(candidate, expected)
 }

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import { jsonSchemaTransform } from 'fastify-type-provider-zod'
+import { DOCS_CSP } from './security-headers'
 
 /** Publishes the OpenAPI document built from the routes' zod schemas, browsable at /docs. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -13,5 +14,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     transform: jsonSchemaTransform,
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  // Its pages need their own scripts and styles: a policy of their own instead of the API's (security-headers.ts).
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP })
 }

@@ -1,6 +1,11 @@
-import { termFrequencies, tokenize } from './text';
+import { isPairTerm, pairTerm, type Query } from './query';
+import { termFrequencies, tokenize, tokenizeWithWords } from './text';
 
-/** A chunk as stored in the index: stem → term frequency, and its length in tokens. */
+/**
+ * A chunk as stored in the index: stem → term frequency, and its length in tokens. The terms may also hold
+ * adjacent word pairs (`pairTerm` keys, "super bowl" → count), which proximity scoring matches; they do not
+ * count in the length.
+ */
 export interface IndexedChunk {
   chunkId: number;
   articleId: number;
@@ -11,16 +16,22 @@ export interface IndexedChunk {
 export interface Bm25Parameters {
   k1: number;
   b: number;
+  /**
+   * Proximity: each adjacent pair of query words found adjacent in a chunk adds this share of the smaller of the
+   * two words' weights (query weight × idf). 0 (the default) is plain BM25.
+   */
+  proximityWeight?: number;
 }
 
-/** Anserini's BM25 defaults: what a `Bm25Index` uses unless given others. */
+/** Anserini's BM25 defaults: what a `Bm25Index` uses unless given others (no proximity). */
 export const defaultBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 0.9, b: 0.4 });
 
 /**
- * The knowledge base's BM25 parameters (KnowledgeService), tuned with title weighting on the SciFact train
- * split only (bench/tune.ts; bench/README.md).
+ * The knowledge base's BM25 parameters (KnowledgeService): k1 and b tuned with title weighting on the SciFact
+ * train split only (bench/tune.ts; bench/README.md), the proximity weight on the SciFact train split and
+ * squad-dev-even together (ADR 075).
  */
-export const knowledgeBaseBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 1.2, b: 0.5 });
+export const knowledgeBaseBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 1.2, b: 0.5, proximityWeight: 0.5 });
 
 /**
  * How many times each occurrence of an article title's terms counts in every chunk of the article: a
@@ -49,6 +60,12 @@ export interface QueryExpansionOptions {
   /** Share of the question itself in the expanded query (RM3's lambda), in (0, 1]. */
   originalQueryWeight: number;
   /**
+   * The same share for a query that asks a question (`Query.isQuestion`); 1 leaves questions unexpanded. A
+   * question names the facts it wants in the words of the passage that has them, while a claim paraphrases.
+   * Defaults to `originalQueryWeight`.
+   */
+  questionOriginalWeight?: number;
+  /**
    * Below this many chunks, no expansion: the first pass's top chunks are then a large part of the corpus,
    * so their words say little about the question (and small knowledge bases keep plain BM25).
    */
@@ -60,6 +77,7 @@ export const defaultQueryExpansion: Readonly<QueryExpansionOptions> = Object.fre
   feedbackChunks: 20,
   expansionTerms: 20,
   originalQueryWeight: 0.7,
+  questionOriginalWeight: 1,
   minimumIndexSize: 1000,
 });
 
@@ -72,6 +90,8 @@ interface StoredChunk {
   /** The postings of each of the chunk's terms, and the term frequencies in the same order. */
   postings: Postings[];
   frequencies: Float32Array;
+  /** Hashes (`hashPair`) of the chunk's adjacent word pairs, ascending and distinct. */
+  pairs: Uint32Array;
 }
 
 /**
@@ -117,23 +137,62 @@ interface WeightedList {
   upperBound: number;
 }
 
+/** An adjacent pair of query words, scored by a lookup in each candidate's pairs. */
+interface PairBonus {
+  /** The pair's two stems. */
+  first: string;
+  second: string;
+  hash: number;
+  /** What the pair adds to a chunk that has it (also the most it can add). */
+  weight: number;
+}
+
 interface RankedSlot {
   slot: number;
   chunkId: number;
   score: number;
 }
 
+/** FNV-1a hash of a pair key: a chunk keeps 4 bytes per pair instead of a string. */
+function hashPair(pair: string): number {
+  let hash = 0x811c9dc5;
+  for (let position = 0; position < pair.length; position += 1) {
+    hash ^= pair.charCodeAt(position);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** Whether the ascending `pairs` holds `hash` (binary search). */
+function hasPair(pairs: Uint32Array, hash: number): boolean {
+  let low = 0;
+  let high = pairs.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const value = pairs[middle] as number;
+    if (value === hash) return true;
+    if (value < hash) low = middle + 1;
+    else high = middle;
+  }
+  return false;
+}
+
 /**
  * The term frequencies and length of a chunk as indexed: the terms of its text, plus those of its article's
- * title counting `titleWeight` times each (the length counts them the same way).
+ * title counting `titleWeight` times each (the length counts them the same way), and the adjacent word pairs
+ * of its text (`pairTerm` keys with their counts, outside the length).
  */
 export function countChunkTerms(text: string, title = '', titleWeight = TITLE_WEIGHT): Pick<IndexedChunk, 'terms' | 'length'> {
   const titleTokens = title === '' ? [] : tokenize(title);
-  const textTokens = tokenize(text);
+  const { terms: textTokens, words } = tokenizeWithWords(text);
   // A Map, not an object, while counting: stems such as "constructor" would otherwise read inherited members.
   const frequencies = new Map<string, number>();
   for (const token of titleTokens) frequencies.set(token, (frequencies.get(token) ?? 0) + titleWeight);
   for (const [term, frequency] of termFrequencies(textTokens)) frequencies.set(term, (frequencies.get(term) ?? 0) + frequency);
+  for (let position = 1; position < words.length; position += 1) {
+    const pair = pairTerm(words[position - 1] as string, words[position] as string);
+    frequencies.set(pair, (frequencies.get(pair) ?? 0) + 1);
+  }
   const terms: Record<string, number> = {};
   // Faster than Object.fromEntries for objects with many keys.
   for (const [term, frequency] of frequencies) terms[term] = frequency;
@@ -143,6 +202,27 @@ export function countChunkTerms(text: string, title = '', titleWeight = TITLE_WE
 /** Builds an `IndexedChunk` from raw chunk text (and its article's title) with the shared tokenizer. */
 export function createIndexedChunk(chunkId: number, articleId: number, text: string, title = ''): IndexedChunk {
   return { chunkId, articleId, ...countChunkTerms(text, title) };
+}
+
+const NO_PAIRS = new Uint32Array(0);
+
+/** The query of a bare term list: each distinct term weighs 1, consecutive terms are pairs, and it is not a question. */
+function queryOfTerms(queryTerms: string[]): Pick<Query, 'terms' | 'pairs' | 'isQuestion'> {
+  const terms = new Map<string, number>();
+  for (const term of queryTerms) terms.set(term, 1);
+  const pairs = new Set<string>();
+  for (let position = 1; position < queryTerms.length; position += 1) pairs.add(pairTerm(queryTerms[position - 1] as string, queryTerms[position] as string));
+  return { terms, pairs: [...pairs], isQuestion: false };
+}
+
+function distinctSorted(hashes: number[]): Uint32Array {
+  if (hashes.length === 0) return NO_PAIRS;
+  const sorted = Uint32Array.from(hashes).sort();
+  let kept = 1;
+  for (let position = 1; position < sorted.length; position += 1) {
+    if (sorted[position] !== sorted[kept - 1]) sorted[kept++] = sorted[position] as number;
+  }
+  return kept === sorted.length ? sorted : sorted.slice(0, kept);
 }
 
 function compareRanked(a: RankedSlot, b: RankedSlot): number {
@@ -180,12 +260,19 @@ function siftDown(heap: RankedSlot[], position: number): void {
   heap[position] = entry;
 }
 
-/** The `limit`-th best score among `count` slots (−Infinity when there are fewer), by quickselect. */
-function kthBestScore(slots: Int32Array, count: number, scores: Float64Array, limit: number, scratch: { values: Float64Array }): number {
+/** The `limit`-th best score (plus `added`, when given) among `count` slots (−Infinity when there are fewer), by quickselect. */
+function kthBestScore(slots: Int32Array, count: number, scores: Float64Array, limit: number, scratch: { values: Float64Array }, added?: Float64Array): number {
   if (count < limit) return -Infinity;
   if (scratch.values.length < count) scratch.values = new Float64Array(Math.max(count, 2 * scratch.values.length));
   const values = scratch.values;
-  for (let position = 0; position < count; position += 1) values[position] = scores[slots[position] as number] as number;
+  if (added) {
+    for (let position = 0; position < count; position += 1) {
+      const slot = slots[position] as number;
+      values[position] = (scores[slot] as number) + (added[slot] as number);
+    }
+  } else {
+    for (let position = 0; position < count; position += 1) values[position] = scores[slots[position] as number] as number;
+  }
   // Hoare selection of the value that would sit at index limit - 1 in descending order.
   const target = limit - 1;
   let low = 0;
@@ -271,8 +358,10 @@ const GALLOP_RATIO = 8;
  * score(q, d) = Σ_t w(t) · idf(t) · tf·(k1 + 1) / (tf + k1·(1 − b + b·|d|/avgdl))
  * idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))
  *
- * w(t) is 1 for each distinct question term. On indexes of at least `minimumIndexSize` chunks the question is
- * expanded by pseudo-relevance feedback (RM3, `QueryExpansionOptions`), which adds terms with smaller weights.
+ * w(t) is 1 for each distinct question term (a `Query` may weigh some less). On indexes of at least
+ * `minimumIndexSize` chunks a query that is not a question is expanded by pseudo-relevance feedback (RM3,
+ * `QueryExpansionOptions`), which adds terms with smaller weights. With a proximity weight, each adjacent pair of
+ * query words that is adjacent in a chunk adds proximityWeight · min(w·idf) of the two words.
  * Top-k selection is exact but skips work: once the k-th best score exceeds what the remaining terms could
  * add, chunks not yet seen cannot reach the top, and only the candidates that still can are scored further.
  * The per-posting part of the score, tf / (tf + k1·(…)), is cached per term until N or avgdl change.
@@ -280,6 +369,7 @@ const GALLOP_RATIO = 8;
 export class Bm25Index {
   private readonly k1: number;
   private readonly b: number;
+  private readonly proximityWeight: number;
   private readonly expansion: Readonly<QueryExpansionOptions> | false;
   private readonly postings = new Map<string, Postings>();
   private readonly chunks = new Map<number, StoredChunk>();
@@ -290,6 +380,8 @@ export class Bm25Index {
   private slotChunks: (StoredChunk | undefined)[] = [];
   private lengths = new Float64Array(1024);
   private scores = new Float64Array(1024);
+  /** Per-slot sums of pair bonuses during a search, valid for its candidates once their pairs are looked up. */
+  private pairScores = new Float64Array(1024);
   private epochs = new Float64Array(1024);
   private touched = new Int32Array(1024);
   private readonly freeSlots: number[] = [];
@@ -300,11 +392,16 @@ export class Bm25Index {
   constructor(parameters: Bm25Parameters = defaultBm25Parameters, expansion: Readonly<QueryExpansionOptions> | false = defaultQueryExpansion) {
     if (!Number.isFinite(parameters.k1) || parameters.k1 < 0) throw new RangeError('BM25 k1 must be a non-negative number');
     if (!Number.isFinite(parameters.b) || parameters.b < 0 || parameters.b > 1) throw new RangeError('BM25 b must be between 0 and 1');
+    const proximityWeight = parameters.proximityWeight ?? 0;
+    if (!Number.isFinite(proximityWeight) || proximityWeight < 0) throw new RangeError('BM25 proximityWeight must be a non-negative number');
     if (expansion && !(expansion.originalQueryWeight > 0 && expansion.originalQueryWeight <= 1)) {
       throw new RangeError('originalQueryWeight must be in (0, 1]');
     }
+    const questionWeight = expansion ? expansion.questionOriginalWeight : undefined;
+    if (questionWeight !== undefined && !(questionWeight > 0 && questionWeight <= 1)) throw new RangeError('questionOriginalWeight must be in (0, 1]');
     this.k1 = parameters.k1;
     this.b = parameters.b;
+    this.proximityWeight = proximityWeight;
     this.expansion = expansion;
   }
 
@@ -328,11 +425,16 @@ export class Bm25Index {
     if (this.chunks.has(chunk.chunkId)) this.remove(chunk.chunkId);
     const chunkPostings: Postings[] = [];
     const chunkFrequencies: number[] = [];
+    const pairHashes: number[] = [];
     const frequencies = chunk.terms;
     for (const term in frequencies) {
       if (!Object.hasOwn(frequencies, term)) continue;
       const frequency = frequencies[term] as number;
       if (!(frequency > 0) || !Number.isFinite(frequency)) continue;
+      if (isPairTerm(term)) {
+        pairHashes.push(hashPair(term));
+        continue;
+      }
       let postings = this.postings.get(term);
       if (postings === undefined) {
         postings = { term, byChunk: new Map(), arrays: undefined, feedbackWeight: 0, feedbackEpoch: 0 };
@@ -352,6 +454,7 @@ export class Bm25Index {
       slot,
       postings: chunkPostings,
       frequencies: Float32Array.from(chunkFrequencies),
+      pairs: distinctSorted(pairHashes),
     };
     this.slotChunks[slot] = stored;
     this.lengths[slot] = chunk.length;
@@ -396,27 +499,45 @@ export class Bm25Index {
   }
 
   /**
-   * Returns the `limit` best chunks for the query terms (stems, as produced by
-   * `tokenize`), by BM25 score descending then chunkId ascending. Repeated query
-   * terms count once. Only postings of the query (and expansion) terms are visited.
+   * Returns the `limit` best chunks for a query, by score descending then chunkId ascending: a `Query` from
+   * `parseQuery`, or the terms (stems, as produced by `tokenize`, in text order) of a text that is not read as a
+   * question. Repeated query terms count once. Only postings of the query (and expansion) terms are visited.
    */
-  search(queryTerms: string[], limit: number): ScoredChunk[] {
+  search(query: string[] | Query, limit: number): ScoredChunk[] {
     if (!(limit >= 1) || this.chunks.size === 0) return [];
-    const uniqueTerms = [...new Set(queryTerms)];
+    const parsed = Array.isArray(query) ? queryOfTerms(query) : query;
     const question: WeightedTerm[] = [];
-    for (const term of uniqueTerms) {
+    for (const [term, weight] of parsed.terms) {
       const postings = this.postings.get(term);
-      if (postings !== undefined) question.push({ postings, weight: 1 });
+      if (postings !== undefined && weight > 0) question.push({ postings, weight });
     }
     if (question.length === 0) return [];
     const expansion = this.expansion;
-    const query = expansion && this.chunks.size >= expansion.minimumIndexSize ? this.expandQuery(question, expansion) : question;
+    const originalWeight = expansion ? (parsed.isQuestion ? (expansion.questionOriginalWeight ?? expansion.originalQueryWeight) : expansion.originalQueryWeight) : 1;
+    const expanded =
+      expansion && originalWeight < 1 && this.chunks.size >= expansion.minimumIndexSize ? this.expandQuery(question, { ...expansion, originalQueryWeight: originalWeight }) : question;
 
-    return this.rank(query, Math.floor(limit)).map(({ slot, score }) => {
+    return this.rank(expanded, Math.floor(limit), this.pairBonuses(parsed, question)).map(({ slot, score }) => {
       const chunk = this.slotChunks[slot] as StoredChunk;
       const matchedTerms = question.filter(({ postings }) => postings.byChunk.has(chunk.chunkId)).map(({ postings }) => postings.term);
       return { chunkId: chunk.chunkId, articleId: chunk.articleId, score, matchedTerms };
     });
+  }
+
+  /** The query's adjacent pairs whose two words are both indexed, with what each adds (none without proximity). */
+  private pairBonuses(query: { pairs: readonly string[] }, question: WeightedTerm[]): PairBonus[] {
+    if (this.proximityWeight <= 0 || query.pairs.length === 0) return [];
+    const weights = new Map(question.map(({ postings, weight }) => [postings.term, weight * this.idfOf(postings.byChunk.size)]));
+    const bonuses: PairBonus[] = [];
+    for (const pair of query.pairs) {
+      const space = pair.indexOf(' ');
+      const first = weights.get(pair.slice(0, space));
+      const second = weights.get(pair.slice(space + 1));
+      if (first === undefined || second === undefined) continue;
+      const weight = this.proximityWeight * Math.min(first, second);
+      if (weight > 0) bonuses.push({ first: pair.slice(0, space), second: pair.slice(space + 1), hash: hashPair(pair), weight });
+    }
+    return bonuses;
   }
 
   private idfOf(documentFrequency: number): number {
@@ -433,6 +554,7 @@ export class Bm25Index {
     };
     this.lengths = grow(this.lengths);
     this.scores = grow(this.scores);
+    this.pairScores = grow(this.pairScores);
     this.epochs = grow(this.epochs);
     this.touched = new Int32Array(capacity);
   }
@@ -514,8 +636,13 @@ export class Bm25Index {
     arrays.impactsVersion = this.statisticsVersion;
   }
 
-  /** The best `limit` chunks for weighted terms, best first. */
-  private rank(query: WeightedTerm[], limit: number): RankedSlot[] {
+  /**
+   * The best `limit` chunks for weighted terms and pair bonuses, best first. Pairs have no postings: they are
+   * looked up in the candidates once the first phase is over, and their sum is added to the terms' sum last, so
+   * that every path adds in the same order. That is exact: a chunk has a pair only if it has both of its words,
+   * so once the list of either word has been scanned, a chunk not seen yet cannot have the pair.
+   */
+  private rank(query: WeightedTerm[], limit: number, pairs: PairBonus[] = []): RankedSlot[] {
     const lists: WeightedList[] = [];
     let remainingBound = 0;
     for (const { postings, weight: queryWeight } of query) {
@@ -528,6 +655,18 @@ export class Bm25Index {
     }
     // Terms that can add the most come first, so that the k-th best score rises early.
     lists.sort((a, b) => b.upperBound - a.upperBound || (a.term < b.term ? -1 : 1));
+    // What pairs may add: to any chunk while not looked up; to a chunk not seen yet only while neither word's list is scanned.
+    let pairBound = 0;
+    const pairsLeavingAfter = new Float64Array(lists.length);
+    if (pairs.length > 0) {
+      const position = new Map(lists.map((list, index) => [list.term, index]));
+      for (const pair of pairs) {
+        const leaves = Math.min(position.get(pair.first) ?? 0, position.get(pair.second) ?? 0);
+        pairsLeavingAfter[leaves] = (pairsLeavingAfter[leaves] as number) + pair.weight;
+        pairBound += pair.weight;
+      }
+    }
+    let unseenBound = remainingBound + pairBound;
 
     const scores = this.scores;
     const epochs = this.epochs;
@@ -541,8 +680,9 @@ export class Bm25Index {
     let sampledThreshold = -Infinity;
     while (next < lists.length) {
       const { slots, impacts, weight, upperBound } = lists[next] as WeightedList;
-      next += 1;
       remainingBound -= upperBound;
+      unseenBound -= upperBound + (pairsLeavingAfter[next] as number);
+      next += 1;
       for (let position = 0; position < slots.length; position += 1) {
         const slot = slots[position] as number;
         const contribution = weight * (impacts[position] as number);
@@ -555,60 +695,77 @@ export class Bm25Index {
           count += 1;
         }
       }
-      // Strictly greater: a chunk not yet seen scores at most remainingBound, so it can neither pass nor tie.
-      if (next < lists.length && count >= limit && remainingBound <= checkBelow) {
+      // Strictly greater: a chunk not yet seen scores at most unseenBound, so it can neither pass nor tie.
+      if (next < lists.length && count >= limit && unseenBound <= checkBelow) {
         sampledThreshold = kthBestScore(candidates, Math.min(count, sampleSize), scores, limit, this.selection);
-        if (sampledThreshold > remainingBound) break;
-        checkBelow = remainingBound * THRESHOLD_RECHECK_FACTOR;
+        if (sampledThreshold > unseenBound) break;
+        checkBelow = unseenBound * THRESHOLD_RECHECK_FACTOR;
       }
     }
+    if (next === lists.length && pairs.length === 0) return this.selectBest(candidates, count, limit);
 
-    if (next < lists.length) {
-      // From here on only chunks already seen can reach the top: score them, dropping those that cannot make it.
-      candidates = candidates.slice(0, count);
-      let filterBelow = Infinity;
-      let isSorted = false;
-      while (next < lists.length) {
-        if (remainingBound <= filterBelow) {
-          // The first filter reuses the lower bound that stopped the first phase; later ones compute the exact one.
-          const threshold = filterBelow === Infinity ? sampledThreshold : kthBestScore(candidates, count, scores, limit, this.selection);
-          let kept = 0;
-          for (let position = 0; position < count; position += 1) {
-            const slot = candidates[position] as number;
-            if ((scores[slot] as number) + remainingBound >= threshold) {
-              candidates[kept] = slot;
-              kept += 1;
-            }
-          }
-          count = kept;
-          filterBelow = remainingBound * THRESHOLD_RECHECK_FACTOR;
-        }
-        const { slots, impacts, weight, upperBound } = lists[next] as WeightedList;
-        next += 1;
-        remainingBound -= upperBound;
-        if (slots.length <= count * GALLOP_RATIO) {
-          // A short list is cheaper to scan than to search. Chunks dropped by a filter still carry this epoch and
-          // gain score too, which is harmless: they are no longer candidates.
-          for (let position = 0; position < slots.length; position += 1) {
-            const slot = slots[position] as number;
-            if (epochs[slot] === epoch) scores[slot] += weight * (impacts[position] as number);
-          }
-          continue;
-        }
-        if (!isSorted) {
-          // Ascending slots, for the galloping lookups; filtering keeps the order.
-          candidates.subarray(0, count).sort();
-          isSorted = true;
-        }
-        let position = 0;
-        for (let index = 0; index < count && position < slots.length; index += 1) {
-          const slot = candidates[index] as number;
-          position = seekSlot(slots, position, slot);
-          if (slots[position] === slot) scores[slot] += weight * (impacts[position] as number);
+    // From here on only chunks already seen can reach the top: score them, dropping those that cannot make it.
+    candidates = candidates.slice(0, count);
+    const filter = (threshold: number, bound: number, pairScores?: Float64Array) => {
+      let kept = 0;
+      for (let position = 0; position < count; position += 1) {
+        const slot = candidates[position] as number;
+        if ((scores[slot] as number) + (pairScores ? (pairScores[slot] as number) : 0) + bound >= threshold) {
+          candidates[kept] = slot;
+          kept += 1;
         }
       }
+      count = kept;
+    };
+    let pairScores: Float64Array | undefined;
+    if (pairs.length > 0) {
+      // A lower bound of the k-th best score (the sample's, or the exact one when every list was scanned), then the pairs.
+      const threshold = sampledThreshold === -Infinity ? kthBestScore(candidates, count, scores, limit, this.selection) : sampledThreshold;
+      filter(threshold, remainingBound + pairBound);
+      pairScores = this.pairScores;
+      for (let position = 0; position < count; position += 1) {
+        const slot = candidates[position] as number;
+        const chunkPairs = (this.slotChunks[slot] as StoredChunk).pairs;
+        let sum = 0;
+        for (const { hash, weight } of pairs) if (hasPair(chunkPairs, hash)) sum += weight;
+        pairScores[slot] = sum;
+      }
+      sampledThreshold = kthBestScore(candidates, count, scores, limit, this.selection, pairScores);
     }
 
+    let filterBelow = Infinity;
+    let isSorted = false;
+    while (next < lists.length) {
+      if (remainingBound <= filterBelow) {
+        // The first filter reuses the lower bound that stopped the first phase; later ones compute the exact one.
+        filter(filterBelow === Infinity ? sampledThreshold : kthBestScore(candidates, count, scores, limit, this.selection, pairScores), remainingBound, pairScores);
+        filterBelow = remainingBound * THRESHOLD_RECHECK_FACTOR;
+      }
+      const { slots, impacts, weight, upperBound } = lists[next] as WeightedList;
+      next += 1;
+      remainingBound -= upperBound;
+      if (slots.length <= count * GALLOP_RATIO) {
+        // A short list is cheaper to scan than to search. Chunks dropped by a filter still carry this epoch and
+        // gain score too, which is harmless: they are no longer candidates.
+        for (let position = 0; position < slots.length; position += 1) {
+          const slot = slots[position] as number;
+          if (epochs[slot] === epoch) scores[slot] += weight * (impacts[position] as number);
+        }
+        continue;
+      }
+      if (!isSorted) {
+        // Ascending slots, for the galloping lookups; filtering keeps the order.
+        candidates.subarray(0, count).sort();
+        isSorted = true;
+      }
+      let position = 0;
+      for (let index = 0; index < count && position < slots.length; index += 1) {
+        const slot = candidates[index] as number;
+        position = seekSlot(slots, position, slot);
+        if (slots[position] === slot) scores[slot] += weight * (impacts[position] as number);
+      }
+    }
+    if (pairScores) for (let position = 0; position < count; position += 1) scores[candidates[position] as number] += pairScores[candidates[position] as number] as number;
     return this.selectBest(candidates, count, limit);
   }
 

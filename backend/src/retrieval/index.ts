@@ -1,8 +1,10 @@
-export { normalize, tokenize, termFrequencies } from './text';
+export { normalize, tokenize, tokenizeWithWords, termFrequencies } from './text';
+export { parseQuery, pairTerm, isPairTerm, ANSWER_TYPE_WORD_WEIGHT } from './query';
+export type { AnswerType, Query, QueryParsingOptions } from './query';
 export { englishStopwords } from './stopwords';
 export { chunkArticle, splitSentences, analyzeSentences } from './chunker';
 export type { ChunkDraft, ChunkOptions, SentenceInfo, SentenceKind } from './chunker';
-export { Bm25Index, countChunkTerms, createIndexedChunk, defaultBm25Parameters, knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
-export type { Bm25Parameters, IndexedChunk, ScoredChunk } from './bm25-index';
+export { Bm25Index, countChunkTerms, createIndexedChunk, defaultBm25Parameters, defaultQueryExpansion, knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
+export type { Bm25Parameters, IndexedChunk, QueryExpansionOptions, ScoredChunk } from './bm25-index';
 export { composeExtractiveAnswer } from './extractive-answer';
 export type { AnswerSource, ExtractiveAnswer, ExtractiveAnswerOptions } from './extractive-answer';

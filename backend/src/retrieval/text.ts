@@ -93,12 +93,27 @@ export function normalize(text: string): string {
  * Order is preserved and duplicates are kept.
  */
 export function tokenize(text: string): string[] {
+  return analyzeWords(text, undefined);
+}
+
+/**
+ * The search terms of a text (as `tokenize` gives them) and its words: the stem of each word that is not a
+ * stopword, one per word and in order, without the letter and digit runs. Adjacent words make the pairs that
+ * proximity scoring matches ("Super Bowl" → super bowl).
+ */
+export function tokenizeWithWords(text: string): { terms: string[]; words: string[] } {
+  const words: string[] = [];
+  return { terms: analyzeWords(text, words), words };
+}
+
+function analyzeWords(text: string, words: string[] | undefined): string[] {
   const tokens: string[] = [];
   const matches = spellGreekLetters(normalize(text)).match(TOKEN_PATTERN);
   if (matches === null) return tokens;
   for (const token of matches) {
     if (token.length > MAX_TOKEN_LENGTH || englishStopwords.has(token)) continue;
     const terms = termsOf(token);
+    if (words !== undefined) words.push(terms[0] as string);
     if (terms.length === 1) tokens.push(terms[0] as string);
     else for (const term of terms) tokens.push(term);
   }

@@ -55,7 +55,7 @@ export interface TestBackend {
 }
 
 /** A fresh PostgreSQL schema per test backend, so test files never see each other's rows. */
-async function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
   const schema = `test_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL })
   await admin.connect()
@@ -81,10 +81,11 @@ async function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<vo
 export async function startTestBackend(
   kind: StorageKind,
   overrides: Record<string, string> = {},
-  options: { demoDirectory?: string } = {},
+  options: { demoDirectory?: string; /** A PostgreSQL schema another backend uses too, left in place on stop. */ sharedDatabaseUrl?: string } = {},
 ): Promise<TestBackend> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-test-'))
-  const postgres = kind === 'postgres' ? await freshPostgresUrl() : undefined
+  const postgres =
+    kind !== 'postgres' ? undefined : options.sharedDatabaseUrl ? { url: options.sharedDatabaseUrl, drop: async () => undefined } : await freshPostgresUrl()
   const environment = {
     API_KEY: TEST_API_KEY,
     API_PORT: '0',
@@ -93,6 +94,9 @@ export async function startTestBackend(
     JOB_POLL_MS: '100',
     LOAD_DEMO_CONTENT: options.demoDirectory ? 'true' : 'false',
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    // Tests sign in and register far more often from 127.0.0.1 than people do; the limits' own tests set them low.
+    LOGIN_RATE_LIMIT: '100000',
+    REGISTRATION_RATE_LIMIT: '100000',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...overrides,
   }
@@ -100,7 +104,9 @@ export async function startTestBackend(
     const config = loadConfig({ ...environment, ...extra })
     const backend = await buildBackend(config, options)
     const address = await backend.app.listen({ host: '127.0.0.1', port: 0 })
-    const adminToken = (await backend.services.identity.signIn(config.ADMIN_USERNAME, TEST_ADMIN_PASSWORD)).accessToken
+    // The built-in administrator, under whatever name it has now.
+    const [builtin] = await backend.db.query<{ username: string }>(`SELECT username FROM users WHERE is_builtin_admin`)
+    const adminToken = (await backend.services.identity.signIn(builtin.username, config.ADMIN_PASSWORD ?? TEST_ADMIN_PASSWORD)).accessToken
     let userCount = 0
     const handle: TestBackend = {
       backend,
@@ -144,7 +150,8 @@ export async function startTestBackend(
         rmSync(dataDir, { recursive: true, force: true })
       },
       async restart(more = {}) {
-        await backend.close()
+        // Already closed when an earlier restart failed to start.
+        await backend.close().catch(() => undefined)
         return launch({ ...extra, ...more })
       },
     }

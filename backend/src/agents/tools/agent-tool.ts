@@ -1,4 +1,4 @@
-import type { CitableChunk } from '../../modules/ask/cited-answer'
+import type { CitableChunk } from '../../answering/citations'
 
 /** What a tool call may use besides its input. */
 export interface ToolContext {

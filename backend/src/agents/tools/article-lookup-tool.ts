@@ -1,4 +1,4 @@
-import type { CitableChunk } from '../../modules/ask/cited-answer'
+import type { CitableChunk } from '../../answering/citations'
 import type { AgentTool } from './agent-tool'
 import { describePassages } from './knowledge-search-tool'
 

@@ -1,7 +1,7 @@
 import type { AgentSection, AgentTraceEntry, AgentVariant } from '../../../../contracts/agents'
 import type { Source } from '../../../../contracts/ask'
 import type { Queryable } from '../../db/database'
-import type { CitableChunk } from '../ask/cited-answer'
+import type { CitableChunk } from '../../answering/citations'
 import type { LogScope, LogStatus } from '../query-logs/query-logs.repository'
 
 /** An agent run as the query log records it. */
@@ -73,8 +73,8 @@ export const agentsRepository = {
   async findRun(db: Queryable, logId: number, scope: LogScope = { organizationId: null }): Promise<AgentRunRecord | undefined> {
     const [row] = await db.query<AgentRunRow>(
       `SELECT id, command, answer, source_list, status, task_id, timezone, variant, template_id, steps, sections, error, cancelled_at
-         FROM query_logs WHERE id = $1 AND ($2::int IS NULL OR organization_id = $2)`,
-      [logId, scope.organizationId],
+         FROM query_logs WHERE id = $1 AND ($2::int IS NULL OR organization_id = $2) AND ($3::int IS NULL OR user_id = $3)`,
+      [logId, scope.organizationId, scope.userId ?? null],
     )
     return row ? toRecord(row) : undefined
   },

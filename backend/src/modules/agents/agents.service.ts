@@ -2,6 +2,7 @@ import type { AgentVariant, CancelAnswer } from '../../../../contracts/agents'
 import type { AskAnswer, AskBody } from '../../../../contracts/ask'
 import type { AgentSettings } from '../../../../contracts/settings'
 import { createInitialState, type AgentCheckpoint, type AgentState } from '../../agents/agent-state'
+import { KeywordRetriever } from '../../answering/retriever'
 import { createReasoning } from '../../agents/reasoning'
 import { createBuiltInTools } from '../../agents/tools/built-in-tools'
 import { ToolRegistry } from '../../agents/tools/agent-tool'
@@ -77,7 +78,9 @@ export class AgentsService {
     options: { now?: () => Date } = {},
   ) {
     this.now = options.now ?? (() => new Date())
-    this.tools = new ToolRegistry(createBuiltInTools({ knowledge, findArticle: (title, limit) => repository.findArticleByTitle(db, title, limit) }))
+    this.tools = new ToolRegistry(
+      createBuiltInTools({ retriever: new KeywordRetriever(knowledge), findArticle: (title, limit) => repository.findArticleByTitle(db, title, limit) }),
+    )
     jobs.register<AgentRunPayload, AgentCheckpoint | null>(AGENT_JOB, (job, context) => this.runAgent(job, context))
   }
 

@@ -269,6 +269,32 @@ forEachStorage('agents', ({ server }) => {
       hold.release()
     })
 
+    it("keeps a user's run to that user: another user can neither read nor cancel it, an editor of the organisation can", async () => {
+      const hold = createHoldTool()
+      await enableTool(server(), hold.tool)
+      const owner = await server().createUser('user')
+      const stranger = await server().createUser('user')
+      const editor = await server().createUser('editor')
+      const started = await startRun(server(), { command: 'Can you hold my pea plants?' }, owner)
+      await hold.started
+
+      for (const [path, body] of [
+        ['/ask_qa_cancel', { task_id: started.task_id }],
+        ['/ask_qa_answer', { task_id: started.task_id }],
+      ] as const) {
+        const refused = await server().call(path, { method: 'POST', body, as: stranger })
+        expect(refused.status, path).toBe(404)
+        expect(refused.body).toMatchObject({ success: false, status: 'not found', message: `No task ${started.task_id}` })
+      }
+      expect((await server().call(`/answer?log_id=${started.log_id}`, { as: stranger })).status).toBe(404)
+      expect((await server().call('/ask_qa_answer', { method: 'POST', body: { task_id: started.task_id }, as: owner })).body.status).toMatch(/queued|running/)
+
+      const cancelled = await server().call('/ask_qa_cancel', { method: 'POST', body: { task_id: started.task_id }, as: editor })
+      expect(cancelled.body).toMatchObject({ success: true, status: 'cancelled', log_id: started.log_id })
+      expect((await waitForRun(server(), started.task_id, owner)).status).toBe('cancelled')
+      hold.release()
+    })
+
     it('refuses to cancel a run that has finished, or an expert answer', async () => {
       const finished = await runAgent(server(), { command: 'When should I prune apple trees?' })
       const response = await server().call('/ask_qa_cancel', { method: 'POST', body: { task_id: finished.task_id } })

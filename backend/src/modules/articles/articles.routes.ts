@@ -17,10 +17,11 @@ import {
   PublishBody,
   PublishProgress,
 } from '../../../../contracts/articles'
+import type { EmbeddingsProgress } from '../../../../contracts/embeddings'
 import type { ArticlesService } from './articles.service'
 
 export const articlesRoutes =
-  (articles: ArticlesService): FastifyPluginAsyncZod =>
+  (articles: ArticlesService, options: { /** The vectors' side of check_embeddings. */ embeddings?: () => Promise<EmbeddingsProgress> } = {}): FastifyPluginAsyncZod =>
   async (app) => {
     app.post('/admin/inject_article', { config: { access: 'editor' }, schema: { tags: ['articles'], body: ArticleInput, response: { 200: DraftCreated } } }, async (request) => {
       const id = await articles.createDraft(request.body)
@@ -40,9 +41,10 @@ export const articlesRoutes =
       return articles.publishProgress(job.id)
     })
 
-    app.get('/admin/check_embeddings', { config: { access: 'editor' }, schema: { tags: ['articles'], querystring: CheckEmbeddingsQuery, response: { 200: PublishProgress } } }, (request) =>
-      articles.publishProgress(request.query.task_id),
-    )
+    app.get('/admin/check_embeddings', { config: { access: 'editor' }, schema: { tags: ['articles'], querystring: CheckEmbeddingsQuery, response: { 200: PublishProgress } } }, async (request) => {
+      const progress = await articles.publishProgress(request.query.task_id)
+      return options.embeddings ? { ...progress, embeddings: await options.embeddings() } : progress
+    })
 
     app.get('/admin/get_articles', { config: { access: 'editor' }, schema: { tags: ['articles'], querystring: LazyTableQuery, response: { 200: ArticlesPage } } }, (request) =>
       articles.listArticles(request.query),

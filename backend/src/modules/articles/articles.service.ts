@@ -1,5 +1,7 @@
+import { performance } from 'node:perf_hooks'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { ArticleContent, ArticleInput, ArticlesPage, ArticleUpdate, DraftsPage, LazyTableQuery, PublishProgress } from '../../../../contracts/articles'
-import type { Database } from '../../db/database'
+import type { Database, Queryable } from '../../db/database'
 import { InvalidInputError, NotFoundError } from '../../errors'
 import type { Job, JobContext, JobQueue } from '../../jobs/job-queue'
 import type { KnowledgeService } from '../knowledge/knowledge.service'
@@ -11,6 +13,13 @@ interface PublishPayload {
   draftIds: number[]
 }
 type PublishResult = Pick<PublishProgress, 'published' | 'failed'>
+
+/**
+ * A publish commits drafts in batches, each batch with its progress record in one transaction, and gives the
+ * event loop a turn between batches: a batch ends after this many drafts or milliseconds, whichever comes first.
+ */
+const PUBLISH_BATCH_DRAFTS = 100
+const PUBLISH_BATCH_MS = 40
 
 /** Drafts (temporary articles), their publication into the indexed knowledge base, and published articles. */
 export class ArticlesService {
@@ -65,6 +74,8 @@ export class ArticlesService {
   /** Changes a published article and re-indexes it in the same transaction. */
   async updateArticle(update: ArticleUpdate): Promise<ArticleContent> {
     await this.db.transaction(async (tx) => {
+      // Index writers lock before any row, so two of them never wait for each other (ADR 070).
+      await this.knowledge.lockIndexWrites(tx)
       const article = await repository.updateArticle(tx, update.id, update)
       if (!article) throw new NotFoundError(`No article with id ${update.id}`)
       const chunkCount = await this.knowledge.indexArticle(tx, article)
@@ -76,6 +87,7 @@ export class ArticlesService {
   /** Deletes published articles, their index entries, and marks their sources deleted in the query logs. */
   async deleteArticles(ids: number[]): Promise<number> {
     return this.db.transaction(async (tx) => {
+      await this.knowledge.lockIndexWrites(tx)
       let count = 0
       for (const id of ids) {
         await this.knowledge.unindexArticle(tx, id)
@@ -164,6 +176,7 @@ export class ArticlesService {
     for (const article of articles) {
       ids.push(
         await this.db.transaction(async (tx) => {
+          await this.knowledge.lockIndexWrites(tx)
           const id = await repository.insertArticle(tx, { title: article.title, content: article.content, metadata: { source: article.title, ...article.metadata } })
           await this.knowledge.indexArticle(tx, { id, title: article.title, content: article.content })
           return id
@@ -173,35 +186,68 @@ export class ArticlesService {
     return ids
   }
 
+  /**
+   * Publishes the job's drafts in short batches. Each batch commits its drafts together with the job's progress
+   * and partial result, so a worker killed at any point leaves a record that says exactly which drafts moved:
+   * the resumed job skips those and its report counts every draft once.
+   */
   private async runPublish(job: Job<PublishPayload, PublishResult>, context: JobContext<PublishResult>): Promise<PublishResult> {
     // A resumed job starts from what its earlier attempt recorded.
     const result: PublishResult = job.result ?? { published: [], failed: [] }
     const done = new Set([...result.published, ...result.failed].map((entry) => entry.draft_id))
+    const pending = job.payload.draftIds.filter((draftId) => !done.has(draftId))
     const total = job.payload.draftIds.length
-    for (const draftId of job.payload.draftIds) {
-      if (done.has(draftId)) continue
+    let next = 0
+    while (next < pending.length) {
+      const recorded = { published: result.published.length, failed: result.failed.length }
       try {
-        const published = await this.publishDraft(draftId)
-        if (published) result.published.push(published)
+        next = await this.db.transaction(async (tx) => {
+          await this.knowledge.lockIndexWrites(tx)
+          const end = await this.publishBatch(tx, pending, next, result)
+          await context.reportProgress(result.published.length + result.failed.length, total, result, tx)
+          return end
+        })
       } catch (error) {
-        const draft = await repository.findDraft(this.db, draftId)
-        result.failed.push({ draft_id: draftId, title: draft?.title ?? '', error: error instanceof Error ? error.message : String(error) })
+        // Nothing of the batch committed: forget it, so a retry's record is right.
+        result.published.length = recorded.published
+        result.failed.length = recorded.failed
+        throw error
       }
-      await context.reportProgress(result.published.length + result.failed.length, total, result)
+      // Asks, health checks and other jobs run between batches.
+      await nextTurn()
     }
     return result
   }
 
-  /** Moves one draft into the knowledge base in a single transaction: all of it, or nothing. */
-  private async publishDraft(draftId: number) {
-    return this.db.transaction(async (tx) => {
-      const draft = await repository.lockDraft(tx, draftId)
-      if (!draft) return undefined // published by an earlier attempt or deleted since
-      const articleId = await repository.insertArticle(tx, draft)
-      const chunkCount = await this.knowledge.indexArticle(tx, { id: articleId, title: draft.title, content: draft.content })
-      if (chunkCount === 0) throw new Error(`"${draft.title}" has no searchable text`)
-      await repository.deleteDraft(tx, draftId)
-      return { draft_id: draftId, article_id: articleId, title: draft.title }
-    })
+  /** Publishes drafts from `pending[start]` on until the batch is full; returns where the next batch starts. */
+  private async publishBatch(tx: Queryable, pending: number[], start: number, result: PublishResult): Promise<number> {
+    const began = performance.now()
+    let position = start
+    while (position < pending.length && position - start < PUBLISH_BATCH_DRAFTS && performance.now() - began < PUBLISH_BATCH_MS) {
+      const draftId = pending[position++]
+      // A draft that cannot be published is undone alone and listed as failed; the rest of the batch stays.
+      await tx.query('SAVEPOINT publish_draft')
+      try {
+        result.published.push(await this.publishDraft(tx, draftId))
+        await tx.query('RELEASE SAVEPOINT publish_draft')
+      } catch (error) {
+        await tx.query('ROLLBACK TO SAVEPOINT publish_draft')
+        const draft = await repository.findDraft(tx, draftId)
+        result.failed.push({ draft_id: draftId, title: draft?.title ?? '', error: error instanceof Error ? error.message : String(error) })
+      }
+    }
+    return position
+  }
+
+  /** Moves one draft into the knowledge base inside the batch's transaction. */
+  private async publishDraft(tx: Queryable, draftId: number) {
+    const draft = await repository.lockDraft(tx, draftId)
+    // Publishing records its progress in the same transaction, so a missing draft was deleted by someone.
+    if (!draft) throw new Error('The draft no longer exists')
+    const articleId = await repository.insertArticle(tx, draft)
+    const chunkCount = await this.knowledge.indexArticle(tx, { id: articleId, title: draft.title, content: draft.content })
+    if (chunkCount === 0) throw new Error(`"${draft.title}" has no searchable text`)
+    await repository.deleteDraft(tx, draftId)
+    return { draft_id: draftId, article_id: articleId, title: draft.title }
   }
 }

@@ -1,28 +1,58 @@
-import type { AskAnswer, AskBody, Source } from '../../../../contracts/ask'
+import type { AskAnswer, AskBody, AskModels } from '../../../../contracts/ask'
+import { USE_DEFAULT_MODEL, type BotSettings } from '../../../../contracts/settings'
+import { QuestionAnswerer, type AnsweredQuestion, type AnswerEvent } from '../../answering/answerer'
+import { NOT_FOUND_ANSWER } from '../../answering/not-found'
+import { KeywordRetriever } from '../../answering/retriever'
 import type { Database } from '../../db/database'
-import { NotFoundError } from '../../errors'
+import { InvalidInputError, NotFoundError, UpstreamError } from '../../errors'
+import type { LlmProvider } from '../../llm/provider'
 import type { Job, JobQueue } from '../../jobs/job-queue'
 import { AGENT_JOB, type AgentsService } from '../agents/agents.service'
 import type { KnowledgeService } from '../knowledge/knowledge.service'
-import { queryLogsRepository as logs } from '../query-logs/query-logs.repository'
+import { queryLogsRepository as logs, type AnswerMetricsRecord, type QueryLogRecord } from '../query-logs/query-logs.repository'
 import type { CurrentUser } from '../identity/identity.types'
 import { scopeOf } from '../query-logs/query-logs.service'
 import type { SettingsService } from '../settings/settings.service'
-import { screenQuestion } from '../firewall/semantic-firewall'
-import { CitationList, composeCitedAnswer, NOT_FOUND_ANSWER, toCitableChunk } from './cited-answer'
+import { screenPassage, screenQuestion } from '../firewall/semantic-firewall'
 
 export const ASK_JOB = 'ask'
 export { NOT_FOUND_ANSWER }
 
 interface AskPayload {
   logId: number
+  /** The model the asker chose (multiple_model); else llm_model or the provider's default, read when it runs. */
+  model?: string
 }
 
-export interface ComposedAnswer {
-  text: string
-  isFound: boolean
-  sources: Source[]
+/** A streamed question, logged and checked, ready to be answered. */
+export interface StreamedQuestion {
+  logId: number
+  command: string
+  settings: BotSettings
+  model?: string
 }
+
+/** One server-sent event of POST /ask_qa_stream. */
+export type StreamEvent = { event: AnswerEvent['type']; data: unknown } | { event: 'done'; data: AskAnswer } | { event: 'error'; data: { message: string } }
+
+const metricsOf = (answer: AnsweredQuestion): AnswerMetricsRecord => ({
+  model: answer.model?.model ?? null,
+  fallback: answer.fallback,
+  tokensIn: answer.model?.tokensIn ?? null,
+  tokensOut: answer.model?.tokensOut ?? null,
+  firstTokenMs: answer.model?.firstTokenMs ?? null,
+  totalMs: answer.model?.totalMs ?? null,
+  note: answer.note,
+  unsupported: answer.unsupported,
+  screenedPassages: answer.model ? answer.model.screenedPassages : null,
+})
+
+/** What a logged answer adds to the AskAnswer: its note, unsupported sentences and model. */
+const answeringFieldsOf = (log: QueryLogRecord | undefined): Pick<AskAnswer, 'note' | 'unsupported' | 'model'> => ({
+  note: log?.answering.note ?? null,
+  unsupported: log?.answering.unsupported ?? [],
+  model: log?.answering.fallback ? null : (log?.answering.model ?? null),
+})
 
 /** Answers questions from the knowledge base only, and logs every question; agent-mode commands go to the agents. */
 export class AskService {
@@ -33,13 +63,56 @@ export class AskService {
     private readonly settings: SettingsService,
     private readonly waitMs: number,
     private readonly agents: AgentsService,
+    /** The language model; without one (no LLM_BASE_URL) answers quote the sources, as they always have. */
+    private readonly llm?: LlmProvider,
   ) {
+    this.answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(knowledge), provider: llm, screenPassage })
     jobs.register<AskPayload, { logId: number }>(ASK_JOB, (job) => this.runAsk(job))
+  }
+
+  private readonly answerer: QuestionAnswerer
+
+  /** Whether a language model is configured and which models an asker may choose (GET /ask_models). */
+  async models(): Promise<AskModels> {
+    const settings = await this.settings.botSettings()
+    if (!this.llm) return { enabled: false, multiple_model: settings.multiple_model, default_model: null, models: [] }
+    try {
+      const models = await this.llm.listModels()
+      const defaultModel = settings.llm_model !== USE_DEFAULT_MODEL ? settings.llm_model : await this.llm.defaultModel()
+      return { enabled: true, multiple_model: settings.multiple_model, default_model: defaultModel, models: settings.multiple_model ? models : [] }
+    } catch {
+      // The endpoint does not list its models right now: questions still get answers (quoted if need be).
+      return { enabled: true, multiple_model: settings.multiple_model, default_model: null, models: [] }
+    }
+  }
+
+  /** Refuses a model the asker may not choose: none is configured, multiple_model is off, or it is not offered. */
+  private async checkModelChoice(settings: BotSettings, model: string | undefined): Promise<void> {
+    if (model === undefined) return
+    if (!this.llm) throw new InvalidInputError('model', 'No language model is configured: answers quote the sources; leave model out')
+    if (!settings.multiple_model) throw new InvalidInputError('model', 'Choosing a model per question is off (Bot settings: multiple_model); leave model out')
+    let offered: string[]
+    try {
+      offered = await this.llm.listModels()
+    } catch {
+      throw new UpstreamError('The language model endpoint did not list its models; ask again, or leave model out')
+    }
+    if (!offered.includes(model)) throw new InvalidInputError('model', `Unknown model "${model}"; choose one of: ${offered.join(', ')}`)
+  }
+
+  /** The model of one answer: the asker's choice, else llm_model, else the provider's default (asked at run time). */
+  private modelChooser(settings: BotSettings, chosen: string | undefined): (() => Promise<string>) | undefined {
+    const llm = this.llm
+    if (!llm) return undefined
+    if (chosen !== undefined) return async () => chosen
+    if (settings.llm_model && settings.llm_model !== USE_DEFAULT_MODEL) return async () => settings.llm_model
+    return () => llm.defaultModel()
   }
 
   /** Logs the question, answers it as a job, and waits briefly: a slow answer comes back as a task_id to poll. */
   async ask(user: CurrentUser, body: AskBody): Promise<AskAnswer> {
     if (body.mode === 'agent') return this.agents.start(user, body)
+    await this.checkModelChoice(await this.settings.botSettings(), body.model)
     const logId = await logs.insertPending(this.db, {
       command: body.command,
       timezone: body.timezone,
@@ -47,7 +120,7 @@ export class AskService {
       userId: user.id,
       organizationId: user.organizationId,
     })
-    const job = await this.jobs.enqueue(ASK_JOB, { logId } satisfies AskPayload, { maxAttempts: 2 })
+    const job = await this.jobs.enqueue(ASK_JOB, { logId, model: body.model } satisfies AskPayload, { maxAttempts: 2 })
     await logs.setTask(this.db, logId, job.id)
     const current = (await this.jobs.waitFor(job.id, this.waitMs)) ?? job
     return this.toAnswer(current, logId)
@@ -81,18 +154,81 @@ export class AskService {
       success: log.answer !== null,
       status: log.answer !== null ? 'finished' : 'failed',
       error: log.answer !== null ? null : 'The answer could not be produced',
+      ...answeringFieldsOf(log),
     }
   }
 
-  /** The answer to a question from the published articles: extractive, cited, never invented. */
-  async compose(question: string): Promise<ComposedAnswer> {
+  /** Checks and logs a question to stream (POST /ask_qa_stream); every refusal comes before the stream starts. */
+  async openStream(user: CurrentUser, body: AskBody): Promise<StreamedQuestion> {
+    if (body.mode === 'agent') throw new InvalidInputError('mode', 'Agent runs are not streamed: start them with POST /ask_qa')
     const settings = await this.settings.botSettings()
-    const retrieved = (await this.knowledge.search(question, settings.num_sources_k)).filter((chunk) => chunk.score >= settings.score_threshold)
-    if (retrieved.length === 0) return { text: NOT_FOUND_ANSWER, isFound: false, sources: [] }
-    const citations = new CitationList()
-    const composed = composeCitedAnswer(question, retrieved.map(toCitableChunk), this.knowledge.termWeight, citations)
-    if (!composed) return { text: NOT_FOUND_ANSWER, isFound: false, sources: [] }
-    return { text: composed.text, isFound: true, sources: citations.sources }
+    await this.checkModelChoice(settings, body.model)
+    const logId = await logs.insertPending(this.db, {
+      command: body.command,
+      timezone: body.timezone,
+      mode: body.mode ?? 'expert',
+      userId: user.id,
+      organizationId: user.organizationId,
+    })
+    return { logId, command: body.command, settings, model: body.model }
+  }
+
+  /**
+   * The events of a streamed answer: its text as it is written, its sources as they are cited, then `done` with
+   * the whole answer (as POST /ask_qa gives it), once it is logged. A failure ends it with `error`; the asker
+   * leaving (`signal`) stops the model and logs the question as failed.
+   */
+  async *streamAnswer(question: StreamedQuestion, signal: AbortSignal): AsyncGenerator<StreamEvent, void, undefined> {
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    try {
+      const screening = question.settings.semantic_firewall ? screenQuestion(question.command) : null
+      if (screening?.isBlocked) {
+        await logs.complete(this.db, question.logId, { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: elapsed() })
+        yield { event: 'delta', data: { text: screening.refusal } }
+      } else {
+        const answering = this.answerer.answer({
+          question: question.command,
+          settings: question.settings,
+          chooseModel: this.modelChooser(question.settings, question.model),
+          signal,
+        })
+        for await (const event of answering.events) {
+          const { type, ...data } = event
+          yield { event: type, data }
+        }
+        await this.record(question.logId, await answering.result, elapsed())
+      }
+      yield { event: 'done', data: await this.answerOfStream(question.logId) }
+    } catch (error) {
+      await logs.complete(this.db, question.logId, { answer: null, sourceList: [], status: 'failed', durationMs: elapsed() }).catch(() => undefined)
+      if (signal.aborted) return
+      yield { event: 'error', data: { message: 'The answer could not be produced' } }
+    }
+  }
+
+  /** Logs a finished answer: how it was written first, so a log that leaves `pending` is complete. */
+  private async record(logId: number, answer: AnsweredQuestion, durationMs: number): Promise<void> {
+    await logs.recordAnswerMetrics(this.db, logId, metricsOf(answer))
+    await logs.complete(this.db, logId, { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs })
+  }
+
+  private async answerOfStream(logId: number): Promise<AskAnswer> {
+    const log = await logs.find(this.db, logId)
+    if (!log) throw new Error(`Query log ${logId} is missing`)
+    return {
+      command: log.command,
+      task_id: null,
+      log_id: log.id,
+      log_agent_ask_qa: null,
+      source_list: log.sourceList,
+      result: log.answer,
+      found: log.status === 'answered',
+      success: true,
+      status: 'finished',
+      error: null,
+      ...answeringFieldsOf(log),
+    }
   }
 
   private async runAsk(job: Job<AskPayload, { logId: number }>) {
@@ -100,19 +236,14 @@ export class AskService {
     if (!log) throw new Error(`Query log ${job.payload.logId} is missing`)
     const started = performance.now()
     try {
-      const { semantic_firewall: isFirewallOn } = await this.settings.botSettings()
-      const screening = isFirewallOn ? screenQuestion(log.command) : null
+      const settings = await this.settings.botSettings()
+      const screening = settings.semantic_firewall ? screenQuestion(log.command) : null
       if (screening?.isBlocked) {
         await logs.complete(this.db, log.id, { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: Math.round(performance.now() - started) })
         return { logId: log.id }
       }
-      const answer = await this.compose(log.command)
-      await logs.complete(this.db, log.id, {
-        answer: answer.text,
-        sourceList: answer.sources,
-        status: answer.isFound ? 'answered' : 'not_found',
-        durationMs: Math.round(performance.now() - started),
-      })
+      const answer = await this.answerer.complete({ question: log.command, settings, chooseModel: this.modelChooser(settings, job.payload.model) })
+      await this.record(log.id, answer, Math.round(performance.now() - started))
     } catch (error) {
       if (job.attempts >= job.maxAttempts) {
         await logs.complete(this.db, log.id, { answer: null, sourceList: [], status: 'failed', durationMs: Math.round(performance.now() - started) })
@@ -138,6 +269,7 @@ export class AskService {
       result: log.answer,
       source_list: log.sourceList,
       found: log.status === 'answered',
+      ...answeringFieldsOf(log),
     }
   }
 }

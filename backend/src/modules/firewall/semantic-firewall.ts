@@ -81,3 +81,50 @@ export function screenQuestion(text: string): Screening {
         : null
   return reason ? { isBlocked: true, reason, refusal: REFUSALS[reason] } : { isBlocked: false }
 }
+
+/** What the screen did to a retrieved passage before a language model reads it. */
+export interface PassageScreening {
+  /** The passage without its instructions to the model (empty when nothing else was in it). */
+  text: string
+  /** The sentences taken out, as they were written. */
+  removed: string[]
+}
+
+/** The sentence (or line) of `text` around position `index`: from the previous sentence end to the next. */
+function sentenceAround(text: string, index: number): { start: number; end: number } {
+  let start = index
+  while (start > 0 && !/[.!?\n]/.test(text[start - 1])) start--
+  const after = /[.!?](?=\s|$)|\n/g
+  after.lastIndex = index
+  const match = after.exec(text)
+  return { start, end: match ? match.index + match[0].length : text.length }
+}
+
+/**
+ * Screens a retrieved passage before it reaches a language model: a knowledge base fed by uploads and crawls may
+ * hold text written to steer the model ("ignore the previous instructions…", a `system:` line, a role tag). Each
+ * sentence that matches a prompt-injection pattern is taken out; the rest of the passage stays, so its facts can
+ * still be used and cited. Always on before a model reads passages, whatever `semantic_firewall` says: that
+ * switch is about what askers type, this is about what the knowledge base feeds the model.
+ */
+export function screenPassage(passage: string): PassageScreening {
+  let text = passage.normalize('NFKC')
+  const removed: string[] = []
+  // Each round takes out one sentence; a passage has a bounded number of them.
+  for (let round = 0; round < 200; round++) {
+    let found: RegExpExecArray | null = null
+    for (const pattern of INJECTION_PATTERNS) {
+      found = new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(text)
+      if (found) break
+    }
+    if (!found) break
+    const around = sentenceAround(text, found.index + (/^\s*/.exec(found[0])?.[0].length ?? 0))
+    const start = around.start
+    // The whole match goes, even when a pattern reaches past a sentence end.
+    const end = Math.max(around.end, found.index + found[0].length)
+    removed.push(text.slice(start, end).trim())
+    text = `${text.slice(0, start)}${text.slice(end)}`
+  }
+  if (removed.length === 0) return { text: passage, removed }
+  return { text: text.replace(/[ \t]{2,}/g, ' ').replace(/\n{3,}/g, '\n\n').trim(), removed }
+}

@@ -4,8 +4,9 @@ import type { CurrentUser, Role } from './identity.types'
 export interface UserCredentials extends CurrentUser {
   passwordHash: string | null
   enabled: boolean
-  failedLogins: number
-  lockedUntil: Date | null
+  isBuiltinAdmin: boolean
+  /** The sign-in provider's tokens issued before this are refused (sign-out, disabling). */
+  tokensValidAfter: Date | null
 }
 
 interface CredentialsRow {
@@ -16,12 +17,12 @@ interface CredentialsRow {
   group_id: number
   password_hash: string | null
   enabled: boolean
-  failed_logins: number
-  locked_until: Date | null
+  is_builtin_admin: boolean
+  tokens_valid_after: Date | null
 }
 
-const SELECT_CREDENTIALS = `SELECT u.id, u.username, g.role, u.organization_id, u.group_id, u.password_hash, u.enabled, u.failed_logins, u.locked_until
-  FROM users u JOIN groups g ON g.id = u.group_id`
+const CREDENTIAL_COLUMNS = `u.id, u.username, g.role, u.organization_id, u.group_id, u.password_hash, u.enabled, u.is_builtin_admin, u.tokens_valid_after`
+const SELECT_CREDENTIALS = `SELECT ${CREDENTIAL_COLUMNS} FROM users u JOIN groups g ON g.id = u.group_id`
 
 const toCredentials = (row: CredentialsRow): UserCredentials => ({
   id: row.id,
@@ -31,11 +32,11 @@ const toCredentials = (row: CredentialsRow): UserCredentials => ({
   groupId: row.group_id,
   passwordHash: row.password_hash,
   enabled: row.enabled,
-  failedLogins: row.failed_logins,
-  lockedUntil: row.locked_until,
+  isBuiltinAdmin: row.is_builtin_admin,
+  tokensValidAfter: row.tokens_valid_after,
 })
 
-/** SQL for signing in and resolving callers. */
+/** SQL for signing in, sessions and resolving callers. */
 export const identityRepository = {
   async findById(db: Queryable, id: number): Promise<UserCredentials | undefined> {
     const [row] = await db.query<CredentialsRow>(`${SELECT_CREDENTIALS} WHERE u.id = $1`, [id])
@@ -47,17 +48,42 @@ export const identityRepository = {
     return row ? toCredentials(row) : undefined
   },
 
-  async recordFailure(db: Queryable, id: number, maxFailures: number, lockSeconds: number): Promise<void> {
-    await db.query(
-      `UPDATE users SET failed_logins = failed_logins + 1,
-         locked_until = CASE WHEN failed_logins + 1 >= $2 THEN now() + ($3::int * interval '1 second') ELSE locked_until END
-       WHERE id = $1`,
-      [id, maxFailures, lockSeconds],
+  /** The account of a live session: the user, only while the session exists and has not reached its end. */
+  async findBySession(db: Queryable, userId: number, sessionId: string): Promise<(UserCredentials & { sessionExpiresAt: Date }) | undefined> {
+    const [row] = await db.query<CredentialsRow & { session_expires_at: Date }>(
+      `SELECT ${CREDENTIAL_COLUMNS}, s.expires_at AS session_expires_at
+         FROM sessions s JOIN users u ON u.id = s.user_id JOIN groups g ON g.id = u.group_id
+        WHERE s.id = $1 AND s.user_id = $2 AND s.expires_at > now()`,
+      [sessionId, userId],
     )
+    return row ? { ...toCredentials(row), sessionExpiresAt: new Date(row.session_expires_at) } : undefined
   },
 
-  async recordSuccess(db: Queryable, id: number): Promise<void> {
-    await db.query(`UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = $1`, [id])
+  /** Starts a session that ends `maxSeconds` from now at the latest; forgets sessions that have ended meanwhile. */
+  async createSession(db: Queryable, session: { id: string; userId: number; maxSeconds: number }): Promise<{ startedAt: Date; expiresAt: Date }> {
+    await db.query(`DELETE FROM sessions WHERE expires_at <= now()`)
+    const [row] = await db.query<{ started_at: Date; expires_at: Date }>(
+      `INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, now() + ($3::int * interval '1 second')) RETURNING started_at, expires_at`,
+      [session.id, session.userId, session.maxSeconds],
+    )
+    return { startedAt: new Date(row.started_at), expiresAt: new Date(row.expires_at) }
+  },
+
+  async deleteSession(db: Queryable, userId: number, sessionId: string): Promise<void> {
+    await db.query(`DELETE FROM sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId])
+  },
+
+  /**
+   * Ends every session of the user but `keepSessionId` (the caller's own, when they changed their own password),
+   * and refuses the sign-in provider's tokens issued until now.
+   */
+  async endSessions(db: Queryable, userId: number, keepSessionId?: string): Promise<void> {
+    await db.query(`DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2::text`, [userId, keepSessionId ?? null])
+    await db.query(`UPDATE users SET tokens_valid_after = now() WHERE id = $1`, [userId])
+  },
+
+  async setPasswordHash(db: Queryable, id: number, passwordHash: string): Promise<void> {
+    await db.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [id, passwordHash])
   },
 
   async groupOfRole(db: Queryable, organizationId: number, role: Role): Promise<number | undefined> {
@@ -114,23 +140,25 @@ export const identityRepository = {
     return row.id
   },
 
-  /** Creates the bootstrap administrator, or resets its password to the configured one. */
-  async upsertAdministrator(db: Queryable, admin: { username: string; email: string; passwordHash: string; organizationId: number; groupId: number }) {
-    const [existing] = await db.query<{ id: number }>(`SELECT id FROM users WHERE lower(username) = lower($1)`, [admin.username])
-    if (existing) {
-      await db.query(`UPDATE users SET password_hash = $2, enabled = true, group_id = $3, organization_id = $4, updated_at = now() WHERE id = $1`, [
-        existing.id,
-        admin.passwordHash,
-        admin.groupId,
-        admin.organizationId,
-      ])
-      return existing.id
-    }
+  /** The built-in administrator: the one row marked so, whatever it is called now. */
+  async findBuiltinAdministrator(db: Queryable): Promise<UserCredentials | undefined> {
+    const [row] = await db.query<CredentialsRow>(`${SELECT_CREDENTIALS} WHERE u.is_builtin_admin`)
+    return row ? toCredentials(row) : undefined
+  },
+
+  /**
+   * Creates the built-in administrator. Inserts nothing (and answers undefined) when its username or email is
+   * taken, or another process created it meanwhile: never takes over an existing row.
+   */
+  async insertBuiltinAdministrator(
+    db: Queryable,
+    admin: { username: string; email: string; passwordHash: string; organizationId: number; groupId: number },
+  ): Promise<number | undefined> {
     const [row] = await db.query<{ id: number }>(
-      `INSERT INTO users (username, email, first_name, last_name, password_hash, organization_id, group_id)
-       VALUES ($1, $2, 'Administrator', '', $3, $4, $5) RETURNING id`,
+      `INSERT INTO users (username, email, first_name, last_name, password_hash, organization_id, group_id, is_builtin_admin)
+       VALUES ($1, $2, 'Administrator', '', $3, $4, $5, true) ON CONFLICT DO NOTHING RETURNING id`,
       [admin.username, admin.email, admin.passwordHash, admin.organizationId, admin.groupId],
     )
-    return row.id
+    return row?.id
   },
 }

@@ -1,22 +1,27 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
-import { createHash } from 'node:crypto'
 import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import type { Config } from '../../config'
 import type { Database } from '../../db/database'
-import { AppError } from '../../errors'
-import { identityRepository as repository } from './identity.repository'
+import { AppError, InvalidInputError } from '../../errors'
+import { FailureCounter } from './failure-counter'
+import { identityRepository as repository, type UserCredentials } from './identity.repository'
 import type { CurrentUser, Role } from './identity.types'
 import { OidcTokenVerifier } from './oidc-token-verifier'
 
 const ISSUER = 'knowledge-assistant'
 const AUDIENCE = 'knowledge-assistant-api'
 export const INVALID_CREDENTIALS = 'Invalid username or password'
+export const TOO_MANY_FAILURES = 'Too many failed sign-in attempts; try again later'
 
 export interface IdentityOptions {
   tokenSecret?: string
   tokenTtlSeconds: number
+  /** A session's absolute lifetime from sign-in: renewal never takes it further. */
+  sessionMaxSeconds: number
+  /** Failed sign-ins from one client address for one account name before that address is refused for it. */
   maxFailures: number
+  /** How long that refusal lasts, and how far apart failures may be and still add up. */
   lockSeconds: number
   /** Single sign-on: accept the provider's ID tokens as bearer tokens. */
   oidc?: OidcOptions
@@ -44,6 +49,7 @@ export function identityOptionsFrom(config: Config): IdentityOptions {
   return {
     tokenSecret: config.TOKEN_SECRET,
     tokenTtlSeconds: config.TOKEN_TTL_SECONDS,
+    sessionMaxSeconds: config.SESSION_MAX_SECONDS,
     maxFailures: config.LOGIN_MAX_FAILURES,
     lockSeconds: config.LOGIN_LOCK_SECONDS,
     oidc:
@@ -75,21 +81,33 @@ export class ForbiddenError extends AppError {
 
 export const hashPassword = (password: string) => hash(password)
 
+export interface SignedIn {
+  accessToken: string
+  /** Seconds the token is valid for: the token lifetime, or less when the session ends sooner. */
+  expiresIn: number
+  user: CurrentUser
+}
+
 const INVALID_TOKEN = 'The bearer token is not valid or has expired'
+const ENDED_SESSION = 'The session of this bearer token has ended; sign in again'
 const FAILURE_DELAY_STEP_MS = 250
-const MAX_TRACKED_USERNAMES = 10_000
+const MAX_FAILURE_DELAY_STEPS = 4
 const ROLES: Role[] = ['admin', 'editor', 'user']
+// Serialises the start-up step that creates the built-in administrator across processes (with the schema's hash).
+const BUILTIN_ADMIN_LOCK = 72_531_050
 
 /**
- * Who may call: local accounts (argon2 password checks with lockout, bearer tokens signed with the backend's own key)
- * and, with single sign-on, the provider's users (its ID tokens, verified against its published keys).
+ * Who may call: local accounts (argon2 password checks, sessions the backend can end, tokens signed with its own
+ * key) and, with single sign-on, the provider's users (its ID tokens, verified against its published keys).
  */
 export class IdentityService {
   private readonly key: Uint8Array
   private readonly oidcVerifier: OidcTokenVerifier | undefined
   private decoyHash: Promise<string> | undefined
-  /** Recent failed sign-ins by lower-cased username, known or not, for the growing delay. */
-  private readonly recentFailures = new Map<string, { count: number; at: number }>()
+  /** Failed sign-ins by client address and account name: enough of them refuse that pair for a while. */
+  private readonly failuresByAddress: FailureCounter
+  /** Failed sign-ins by account name from any address: each one waits a little longer, never refused. */
+  private readonly failuresByName: FailureCounter
 
   constructor(
     private readonly db: Database,
@@ -98,62 +116,71 @@ export class IdentityService {
     // Without a configured secret, tokens last as long as this process; clients sign in again after a restart.
     this.key = new TextEncoder().encode(options.tokenSecret ?? randomBytes(48).toString('hex'))
     this.oidcVerifier = options.oidc ? new OidcTokenVerifier(options.oidc) : undefined
-  }
-
-  /** Checks a username and password; the same message whatever was wrong. */
-  async signIn(username: string, password: string): Promise<{ accessToken: string; expiresIn: number; user: CurrentUser }> {
-    const account = await repository.findByUsername(this.db, username)
-    if (!account || !account.passwordHash) {
-      // Spend the same effort as a real check so timing does not reveal which usernames exist.
-      this.decoyHash ??= hash(randomBytes(16).toString('hex'))
-      await verify(await this.decoyHash, password).catch(() => false)
-      await this.delayAfterFailure(username)
-      throw new UnauthorizedError(INVALID_CREDENTIALS)
-    }
-    if (account.lockedUntil && account.lockedUntil > new Date()) {
-      throw new AppError(429, 'Too Many Requests', 'Too many failed sign-in attempts; try again later')
-    }
-    const isValid = await verify(account.passwordHash, password).catch(() => false)
-    if (!isValid || !account.enabled) {
-      if (!isValid) await repository.recordFailure(this.db, account.id, this.options.maxFailures, this.options.lockSeconds)
-      await this.delayAfterFailure(username)
-      throw new UnauthorizedError(INVALID_CREDENTIALS)
-    }
-    this.recentFailures.delete(username.toLowerCase())
-    await repository.recordSuccess(this.db, account.id)
-    const user = this.toCurrentUser(account)
-    return { accessToken: await this.issueToken(user), expiresIn: this.options.tokenTtlSeconds, user }
+    this.failuresByAddress = new FailureCounter({ maxFailures: options.maxFailures, windowMs: options.lockSeconds * 1000 })
+    this.failuresByName = new FailureCounter({ maxFailures: Number.POSITIVE_INFINITY, windowMs: options.lockSeconds * 1000 })
   }
 
   /**
-   * Slows repeated guessing before the lockout: each failure after the first waits 250 ms more, up to 1 s. Kept by
-   * username whether or not it exists, so the delay tells nothing about which accounts exist.
+   * Checks a username and password and starts a session. Every refusal is the same whether or not the account
+   * exists: the same 401 message after the same work (an argon2 check), and the same 429 once this client address
+   * has failed too often for this name (no lookup, no check). Other addresses are never refused for it.
+   */
+  async signIn(username: string, password: string, clientAddress = 'local'): Promise<SignedIn> {
+    const addressKey = `${clientAddress}\n${username.toLowerCase()}`
+    if (this.failuresByAddress.isRefused(addressKey)) throw new AppError(429, 'Too Many Requests', TOO_MANY_FAILURES)
+    const account = await repository.findByUsername(this.db, username)
+    const isValid = await this.checkPassword(account?.passwordHash ?? null, password)
+    if (!account || !isValid || !account.enabled) {
+      this.failuresByAddress.recordFailure(addressKey)
+      await this.delayAfterFailure(username)
+      throw new UnauthorizedError(INVALID_CREDENTIALS)
+    }
+    this.failuresByAddress.forget(addressKey)
+    return this.startSession(account)
+  }
+
+  /** argon2 against the stored hash, or against a decoy when there is none, so that both take the same time. */
+  private async checkPassword(passwordHash: string | null, password: string): Promise<boolean> {
+    if (!passwordHash) {
+      this.decoyHash ??= hash(randomBytes(16).toString('hex'))
+      await verify(await this.decoyHash, password).catch(() => false)
+      return false
+    }
+    return verify(passwordHash, password).catch(() => false)
+  }
+
+  /**
+   * Slows repeated guessing of one name from anywhere: each failure after the first waits 250 ms more, up to 1 s.
+   * Kept by name whether or not it exists, so the delay tells nothing about which accounts exist.
    */
   private async delayAfterFailure(username: string): Promise<void> {
-    const key = username.toLowerCase()
-    const now = Date.now()
-    const previous = this.recentFailures.get(key)
-    const count = previous && now - previous.at < this.options.lockSeconds * 1000 ? previous.count : 0
-    this.recentFailures.delete(key)
-    this.recentFailures.set(key, { count: count + 1, at: now })
-    // Bounded memory: forget the oldest entries (a Map iterates in insertion order).
-    for (const oldest of this.recentFailures.keys()) {
-      if (this.recentFailures.size <= MAX_TRACKED_USERNAMES) break
-      this.recentFailures.delete(oldest)
-    }
-    const delayMs = Math.min(count, 4) * FAILURE_DELAY_STEP_MS
+    const failures = this.failuresByName.recordFailure(username.toLowerCase())
+    const delayMs = Math.min(failures - 1, MAX_FAILURE_DELAY_STEPS) * FAILURE_DELAY_STEP_MS
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
   }
 
-  async issueToken(user: CurrentUser): Promise<string> {
-    return new SignJWT({ org: user.organizationId })
+  private async startSession(account: UserCredentials): Promise<SignedIn> {
+    const sessionId = randomBytes(18).toString('base64url')
+    const session = await repository.createSession(this.db, { id: sessionId, userId: account.id, maxSeconds: this.options.sessionMaxSeconds })
+    const user = { ...this.toCurrentUser(account), sessionId }
+    return this.tokenFor(user, { id: sessionId, startedAt: session.startedAt, expiresAt: session.expiresAt })
+  }
+
+  /** A token for a session: it names the session and the sign-in time, and never outlives the session. */
+  private async tokenFor(user: CurrentUser, session: { id: string; startedAt: Date; expiresAt: Date }): Promise<SignedIn> {
+    const now = Math.floor(Date.now() / 1000)
+    const sessionEnd = Math.floor(session.expiresAt.getTime() / 1000)
+    const expiresAt = Math.min(now + this.options.tokenTtlSeconds, sessionEnd)
+    if (expiresAt <= now) throw new UnauthorizedError(ENDED_SESSION)
+    const accessToken = await new SignJWT({ org: user.organizationId, sid: session.id, auth_time: Math.floor(session.startedAt.getTime() / 1000) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(user.id))
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(`${this.options.tokenTtlSeconds}s`)
+      .setIssuedAt(now)
+      .setExpirationTime(expiresAt)
       .sign(this.key)
+    return { accessToken, expiresIn: expiresAt - now, user }
   }
 
   /**
@@ -168,20 +195,54 @@ export class IdentityService {
       throw new UnauthorizedError(INVALID_TOKEN)
     }
     if (this.oidcVerifier && issuer === this.oidcVerifier.issuer) return this.authenticateExternal(token)
-    const account = await this.findLocalAccount(token)
-    if (!account || !account.enabled) throw new UnauthorizedError('The bearer token belongs to no enabled user')
-    return this.toCurrentUser(account)
+    const { user } = await this.findLocalSession(token)
+    return user
   }
 
-  /** A fresh local token for a still-valid local one, so a signed-in session can outlive one token. */
-  async refresh(token: string): Promise<{ accessToken: string; expiresIn: number; user: CurrentUser }> {
+  /**
+   * A fresh local token for a still-valid one, in the same session: it keeps the sign-in time and never reaches
+   * past the session's end, so renewal cannot keep a session alive for ever.
+   */
+  async refresh(token: string): Promise<SignedIn> {
     if (this.oidcVerifier && this.issuerOf(token) === this.oidcVerifier.issuer) {
       throw new AppError(400, 'Bad Request', "The sign-in provider's tokens are renewed with the provider, not here")
     }
-    const account = await this.findLocalAccount(token)
-    if (!account || !account.enabled) throw new UnauthorizedError('The bearer token belongs to no enabled user')
-    const user = this.toCurrentUser(account)
-    return { accessToken: await this.issueToken(user), expiresIn: this.options.tokenTtlSeconds, user }
+    const { user, session } = await this.findLocalSession(token)
+    return this.tokenFor(user, session)
+  }
+
+  /** Ends the session of this token; for the provider's tokens, refuses every one issued to the user so far. */
+  async signOut(user: CurrentUser): Promise<void> {
+    if (user.sessionId) await repository.deleteSession(this.db, user.id, user.sessionId)
+    else await repository.endSessions(this.db, user.id)
+  }
+
+  /**
+   * Ends every session of a user (a password change, a disabled account), except `keepSessionId`: the caller's own
+   * session when they changed their own password.
+   */
+  endSessions(userId: number, keepSessionId?: string): Promise<void> {
+    return repository.endSessions(this.db, userId, keepSessionId)
+  }
+
+  /**
+   * A signed-in local account changes its own password, proving it knows the current one. A wrong current password
+   * counts as a failed sign-in from this address. Every other session of the account ends; this one goes on.
+   */
+  async changeOwnPassword(caller: CurrentUser, change: { currentPassword: string; newPassword: string }, clientAddress = 'local'): Promise<void> {
+    const account = await repository.findById(this.db, caller.id)
+    if (!account?.passwordHash) {
+      throw new InvalidInputError('current_password', 'This account signs in through the sign-in provider; change the password there')
+    }
+    const addressKey = `${clientAddress}\n${account.username.toLowerCase()}`
+    if (this.failuresByAddress.isRefused(addressKey)) throw new AppError(429, 'Too Many Requests', TOO_MANY_FAILURES)
+    if (!(await this.checkPassword(account.passwordHash, change.currentPassword))) {
+      this.failuresByAddress.recordFailure(addressKey)
+      await this.delayAfterFailure(account.username)
+      throw new InvalidInputError('current_password', 'The current password is not correct')
+    }
+    await repository.setPasswordHash(this.db, account.id, await hashPassword(change.newPassword))
+    await repository.endSessions(this.db, account.id, caller.sessionId)
   }
 
   private issuerOf(token: string): string | undefined {
@@ -192,15 +253,24 @@ export class IdentityService {
     }
   }
 
-  private async findLocalAccount(token: string) {
-    let subject: string | undefined
-    try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] })
-      subject = payload.sub
-    } catch {
-      throw new UnauthorizedError(INVALID_TOKEN)
-    }
-    return subject && /^\d+$/.test(subject) ? repository.findById(this.db, Number(subject)) : undefined
+  /** The user and session of a local token: its signature, its session still open, its sign-in recent enough. */
+  private async findLocalSession(token: string): Promise<{ user: CurrentUser; session: { id: string; startedAt: Date; expiresAt: Date } }> {
+    const payload = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] }).then(
+      (verified) => verified.payload,
+      () => {
+        throw new UnauthorizedError(INVALID_TOKEN)
+      },
+    )
+    const { sub, sid, auth_time: authTime } = payload
+    if (!sub || !/^\d+$/.test(sub) || typeof sid !== 'string' || typeof authTime !== 'number') throw new UnauthorizedError(INVALID_TOKEN)
+    // The session's end was fixed at sign-in; a lower SESSION_MAX_SECONDS since then applies too.
+    const latestEnd = new Date((authTime + this.options.sessionMaxSeconds) * 1000)
+    if (latestEnd.getTime() <= Date.now()) throw new UnauthorizedError(ENDED_SESSION)
+    const account = await repository.findBySession(this.db, Number(sub), sid)
+    if (!account) throw new UnauthorizedError(ENDED_SESSION)
+    if (!account.enabled) throw new UnauthorizedError('The bearer token belongs to no enabled user')
+    const expiresAt = account.sessionExpiresAt < latestEnd ? account.sessionExpiresAt : latestEnd
+    return { user: { ...this.toCurrentUser(account), sessionId: sid }, session: { id: sid, startedAt: new Date(authTime * 1000), expiresAt } }
   }
 
   /** The provider's user for a verified ID token: found by issuer and subject, created on first sight. */
@@ -233,6 +303,10 @@ export class IdentityService {
       account = await repository.findByExternalSubject(this.db, externalSubject)
     }
     if (!account || !account.enabled) throw new UnauthorizedError('The bearer token belongs to no enabled user')
+    // Signed out, or disabled since: the provider's tokens issued until then are refused (iat has whole seconds).
+    if (account.tokensValidAfter && typeof claims.iat === 'number' && claims.iat <= Math.floor(account.tokensValidAfter.getTime() / 1000)) {
+      throw new UnauthorizedError(ENDED_SESSION)
+    }
     return this.toCurrentUser(account)
   }
 
@@ -278,12 +352,36 @@ export class IdentityService {
     throw new AppError(409, 'Conflict', 'Could not create an account for this sign-in; try again')
   }
 
-  /** Makes sure the configured administrator exists with the configured password. */
+  /**
+   * Makes sure the built-in administrator exists, and has the configured password. It is the row marked as built-in,
+   * never a row found by name: a restart changes nobody's role and takes over no account. The first start creates
+   * it with the configured username; when that name belongs to another account, start-up stops with a message
+   * rather than promote that account. Safe when several processes start together (one creates, the others find it).
+   */
   async ensureAdministrator(admin: { username: string; email: string; password: string }): Promise<number> {
-    const organizationId = await repository.defaultOrganizationId(this.db)
-    const groupId = await repository.groupOfRole(this.db, organizationId, 'admin')
-    if (!groupId) throw new Error('The default organisation has no administrators group')
-    return repository.upsertAdministrator(this.db, { ...admin, passwordHash: await hashPassword(admin.password), organizationId, groupId })
+    const passwordHash = await hashPassword(admin.password)
+    return this.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [BUILTIN_ADMIN_LOCK])
+      const existing = await repository.findBuiltinAdministrator(tx)
+      if (existing) {
+        // A new ADMIN_PASSWORD is a password change: it ends the administrator's sessions. The same one changes nothing.
+        if (!existing.passwordHash || !(await verify(existing.passwordHash, admin.password).catch(() => false))) {
+          await repository.setPasswordHash(tx, existing.id, passwordHash)
+          await repository.endSessions(tx, existing.id)
+        }
+        return existing.id
+      }
+      const organizationId = await repository.defaultOrganizationId(tx)
+      const groupId = await repository.groupOfRole(tx, organizationId, 'admin')
+      if (!groupId) throw new Error('The default organisation has no administrators group')
+      const id = await repository.insertBuiltinAdministrator(tx, { ...admin, passwordHash, organizationId, groupId })
+      if (id !== undefined) return id
+      const holder = (await repository.findByUsername(tx, admin.username)) ? `ADMIN_USERNAME "${admin.username}"` : `ADMIN_EMAIL "${admin.email}"`
+      throw new Error(
+        `Cannot create the built-in administrator: ${holder} belongs to an existing account, which is not made an administrator. ` +
+          'Set ADMIN_USERNAME and ADMIN_EMAIL to ones no account has.',
+      )
+    })
   }
 
   private toCurrentUser(account: CurrentUser): CurrentUser {

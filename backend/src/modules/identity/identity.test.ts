@@ -27,13 +27,16 @@ async function startKeyServer() {
   return {
     issuer,
     /** An ID token as the provider would issue it; every part can be changed. */
-    idToken(claims: Record<string, unknown> = {}, options: { key?: CryptoKey; kid?: string; audience?: string | string[]; issuer?: string; expiresIn?: string | number } = {}) {
+    idToken(
+      claims: Record<string, unknown> = {},
+      options: { key?: CryptoKey; kid?: string; audience?: string | string[]; issuer?: string; expiresIn?: string | number; issuedAt?: number } = {},
+    ) {
       return new SignJWT({ preferred_username: 'sso-person', email: 'sso-person@example.test', ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? 'key-1' })
         .setIssuer(options.issuer ?? issuer)
         .setAudience(options.audience ?? AUDIENCE)
         .setSubject(String(claims.sub ?? 'subject-1'))
-        .setIssuedAt()
+        .setIssuedAt(options.issuedAt)
         .setExpirationTime(options.expiresIn ?? '5m')
         .sign(options.key ?? signing.privateKey)
     },
@@ -164,6 +167,17 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
 
       it('refuses a token from an issuer it was not configured for', async () => {
         expect((await me(await keys.idToken({ sub: 'elsewhere-1' }, { issuer: 'https://elsewhere.example' }))).status).toBe(401)
+      })
+
+      it("signs out a provider's user: the ID tokens issued until then stop working, a later sign-in works", async () => {
+        const token = await keys.idToken({ sub: 'leaving-1', preferred_username: 'lea' })
+        expect((await me(token)).status).toBe(200)
+        const answer = await server.call('/auth/logout', { method: 'POST', as: { token } })
+        expect(answer.status).toBe(200)
+        expect((await me(token)).status).toBe(401)
+        // A token from a sign-in after this one (iat in whole seconds, so a later second).
+        const later = await keys.idToken({ sub: 'leaving-1', preferred_username: 'lea' }, { issuedAt: Math.floor(Date.now() / 1000) + 2 })
+        expect((await me(later)).status).toBe(200)
       })
 
       it('refuses a disabled user even with a valid ID token', async () => {

@@ -7,6 +7,8 @@ export interface CurrentUser {
   role: Role
   organizationId: number
   groupId: number
+  /** The session a local token belongs to; absent for the sign-in provider's tokens. */
+  sessionId?: string
 }
 
 /** What a route requires; `public` needs only the apikey. */

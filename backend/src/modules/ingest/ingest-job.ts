@@ -14,9 +14,4 @@ export class AlreadySettledError extends Error {
 export const UPLOAD_JOB = 'ingest_upload'
 export const CRAWL_JOB = 'ingest_crawl'
 
-/** Formats a byte count for messages: 25 MB, 512 KB, 900 bytes. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
-  return `${bytes} bytes`
-}
+export { formatBytes } from '../../ingest/extracted-document'

@@ -3,6 +3,7 @@ import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, MANY_PAGE_COUNT, startFixtureSit
 import { makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf } from '../../../../tests/fixtures/sample-files'
 import type { BuildOptions } from '../../app'
 import { createFakeResolver } from '../../ingest/fake-dns.test-support'
+import { makeLyingDocx } from '../../ingest/zip-bomb.test-support'
 import { isPostgresAvailable, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
 import { ingestRepository } from './ingest.repository'
 import { adminHeaders, listAllDrafts, uploadFiles, waitForIngest } from './ingest.test-support'
@@ -37,6 +38,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
           CRAWL_PAGE_TIMEOUT_MS: '1500',
           CRAWL_MAX_PAGES: '100',
           MAX_UPLOAD_BYTES: String(200 * 1024),
+          // Small, so a DOCX that inflates past it stays small to build.
+          MAX_DECOMPRESSED_BYTES: String(1024 * 1024),
           MAX_UPLOAD_FILES: '8',
           UPLOAD_WAIT_MS: '20000',
           // Far below the upload limit: uploads are streamed by the multipart parser, not held to the JSON body limit.
@@ -131,6 +134,19 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         ])
       })
 
+      it('fails a DOCX whose zip lies about its sizes once it inflates past the limit, naming it, while the other files go through', async () => {
+        const { status, body } = await uploadFiles(server, [
+          { name: 'bomb.docx', bytes: await makeLyingDocx(5 * 1024 * 1024) },
+          { name: 'fine.md', bytes: '# Fine\n\nThis one is fine.' },
+        ])
+        expect(status).toBe(200)
+        expect(body).toMatchObject({ success: false, status: 'finished', message: 'Imported 1 of 2 files into 1 draft; 1 failed' })
+        expect(body.files).toMatchObject([
+          { file_name: 'bomb.docx', status: 'failed', draft_ids: [], error: 'bomb.docx: expands past 1 MB when unzipped' },
+          { file_name: 'fine.md', status: 'imported', error: null },
+        ])
+      })
+
       it('refuses the upload with 413 naming the file larger than the limit, keeping nothing of it', async () => {
         const before = (await listAllDrafts(server)).length
         const { status, body } = await uploadFiles(server, [
@@ -167,6 +183,32 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         const { status, body } = await uploadFiles(server, [], { csv_title_column: 'title' })
         expect(status).toBe(400)
         expect(body.details).toEqual([{ field: 'files', message: 'Choose at least one file to upload' }])
+      })
+
+      it.each([
+        ['no boundary', 'multipart/form-data', 'hello', /has no boundary parameter/],
+        ['an empty boundary', 'multipart/form-data; boundary=', '--\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nhi\r\n', /has an empty boundary/],
+        ['an empty quoted boundary', 'multipart/form-data; boundary=""', '--\r\n\r\n', /has an empty boundary/],
+        ['a boundary longer than 70 characters', `multipart/form-data; boundary=${'b'.repeat(71)}`, `--${'b'.repeat(71)}--\r\n`, /longer than 70 characters/],
+        [
+          'a file without the final boundary',
+          'multipart/form-data; boundary=XyZ',
+          '--XyZ\r\nContent-Disposition: form-data; name="files"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nSow peas in March.\r\n',
+          /malformed .*ends before its final boundary/,
+        ],
+        ['a field without the final boundary', 'multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="csv_title_column"\r\n\r\ntitle\r\n', /malformed .*ends before its final boundary/],
+        ['parts under another boundary', 'multipart/form-data; boundary=XyZ', '--Other\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nhi\r\n--Other--\r\n', /malformed/],
+      ])('answers 400 naming the problem for a multipart body with %s, keeping nothing', async (_case, contentType, body, message) => {
+        const before = (await listAllDrafts(server)).length
+        const [{ count: filesBefore }] = await server.backend.db.query<{ count: number }>(`SELECT COUNT(*)::int AS count FROM stored_files`)
+        const response = await fetch(`${server.baseUrl}/admin/upload_recovery`, { method: 'POST', headers: { ...(await adminHeaders(server)), 'content-type': contentType }, body })
+        expect(response.status).toBe(400)
+        const answer = (await response.json()) as { success: boolean; error: string; message: string }
+        expect(answer).toMatchObject({ success: false, error: 'Bad Request' })
+        expect(answer.message).toMatch(message)
+        expect((await listAllDrafts(server)).length).toBe(before)
+        const [{ count: filesAfter }] = await server.backend.db.query<{ count: number }>(`SELECT COUNT(*)::int AS count FROM stored_files`)
+        expect(filesAfter).toBe(filesBefore)
       })
 
       it('refuses a JSON body on the upload route', async () => {

@@ -26,6 +26,8 @@ export interface NewChunk {
 const toIndexed = (row: ChunkTermsRow): IndexedChunk => ({ chunkId: row.id, articleId: row.article_id, terms: row.terms, length: row.length })
 
 const INDEX_FORMAT_KEY = 'index_format'
+// The first half of the index writers' lock; the second is the schema's hash (see migration 007-scale-out).
+const INDEX_WRITE_LOCK = 72_531_070
 // Any constant works; it only has to be the same for every process upgrading this database's index.
 const INDEX_FORMAT_LOCK = 72_531_021
 
@@ -78,10 +80,24 @@ export const knowledgeRepository = {
     return rows.map(toIndexed)
   },
 
-  async changesSince(db: Queryable, seq: number) {
+  /**
+   * Makes the transaction the only index writer until it ends, so index_changes rows commit in `seq` order. The
+   * trigger on index_changes takes the same lock; taking it first, before any row lock, avoids deadlocks.
+   */
+  async lockIndexWrites(tx: Queryable): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [INDEX_WRITE_LOCK])
+  },
+
+  /** The channel this schema's index writers notify (see migration 007-scale-out). */
+  async indexChannel(db: Queryable): Promise<string> {
+    const [row] = await db.query<{ channel: string }>(`SELECT 'kb_index.' || current_schema() AS channel`)
+    return row.channel
+  },
+
+  async changesSince(db: Queryable, seq: number, limit: number) {
     const rows = await db.query<{ seq: string | number; chunk_id: number; operation: 'add' | 'remove' }>(
-      `SELECT seq, chunk_id, operation FROM index_changes WHERE seq > $1 ORDER BY seq LIMIT 10000`,
-      [seq],
+      `SELECT seq, chunk_id, operation FROM index_changes WHERE seq > $1 ORDER BY seq LIMIT $2`,
+      [seq, limit],
     )
     return rows.map((row) => ({ seq: Number(row.seq), chunkId: row.chunk_id, operation: row.operation }))
   },

@@ -1,7 +1,9 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Database, Queryable } from '../../db/database'
 import { Bm25Index, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
 import { tokenize } from '../../retrieval/text'
+import { ChunkSetDigest } from './index-digest'
 import { knowledgeRepository as repository, type ChunkRecord, type NewChunk } from './knowledge.repository'
 
 /**
@@ -13,20 +15,37 @@ export const INDEX_FORMAT = 2
 /** Stored chunks compared with the current tokenizer when no format is recorded yet. */
 const FORMAT_SAMPLE_SIZE = 20
 
+/** Changes replayed per read of the log; the event loop gets a turn between batches. */
+const REPLAY_BATCH = 2000
+
 export interface RetrievedChunk extends ChunkRecord {
   score: number
   matchedTerms: string[]
 }
 
+/** What this process's index holds: processes holding the same chunks report the same checksum. */
+export interface IndexStatus {
+  chunks: number
+  checksum: string
+  /** The last change of the log applied. */
+  seq: number
+}
+
 /**
  * The knowledge base's keyword index. Chunks and their term frequencies are persisted with the articles;
- * each process keeps a BM25 index in memory and replays the index_changes log before searching, so it stays
- * correct when another process (or a transaction of this one) adds, updates or deletes articles.
+ * each process keeps a BM25 index in memory and replays the index_changes log, before searching and whenever
+ * a writer notifies, so it stays correct when another process (or a transaction of this one) adds, updates or
+ * deletes articles. Index writers are serialised, so the log's `seq` order is its commit order (ADR 070).
  */
 export class KnowledgeService {
   private index: Bm25Index
+  private digest = new ChunkSetDigest()
   private lastSeq = 0
-  private syncing: Promise<void> | undefined
+  /** The replay in progress, and the one queued to start after it. */
+  private replaying: Promise<void> | undefined
+  private queuedReplay: Promise<void> | undefined
+  private stopFollowing: (() => Promise<void>) | undefined
+  private followTimer: NodeJS.Timeout | undefined
 
   constructor(
     private readonly db: Database,
@@ -39,12 +58,44 @@ export class KnowledgeService {
   async load(): Promise<void> {
     await this.upgradeStoredTerms()
     const index = new Bm25Index(this.parameters)
+    const digest = new ChunkSetDigest()
     // Read the log position first: changes that land while loading are replayed by the next sync (idempotent).
     const seq = await repository.latestChangeSeq(this.db)
-    for (const chunk of await repository.allIndexedChunks(this.db)) index.add(chunk)
+    for (const chunk of await repository.allIndexedChunks(this.db)) {
+      if (!index.has(chunk.chunkId)) digest.add(chunk.chunkId)
+      index.add(chunk)
+    }
     index.prepare()
     this.index = index
+    this.digest = digest
     this.lastSeq = seq
+  }
+
+  /**
+   * Keeps the index current without waiting for a search: replays the log as soon as a writer's transaction
+   * commits (LISTEN/NOTIFY), and every `intervalMs` in case a notification was lost.
+   */
+  async follow(intervalMs: number): Promise<void> {
+    if (this.stopFollowing) return
+    const replaySoon = () => void this.sync().catch(() => undefined)
+    this.stopFollowing = await this.db.listen(await repository.indexChannel(this.db), replaySoon)
+    this.followTimer = setInterval(replaySoon, intervalMs)
+    this.followTimer.unref()
+    // Changes committed between load() and LISTEN were not notified.
+    replaySoon()
+  }
+
+  async unfollow(): Promise<void> {
+    if (this.followTimer) clearInterval(this.followTimer)
+    this.followTimer = undefined
+    const stop = this.stopFollowing
+    this.stopFollowing = undefined
+    await stop?.().catch(() => undefined)
+    await Promise.allSettled([this.replaying, this.queuedReplay])
+  }
+
+  status(): IndexStatus {
+    return { chunks: this.index.size, checksum: this.digest.toString(), seq: this.lastSeq }
   }
 
   /**
@@ -65,19 +116,34 @@ export class KnowledgeService {
     })
   }
 
-  /** Applies index changes committed since the last sync. */
-  async sync(): Promise<void> {
-    if (!this.syncing) {
-      this.syncing = this.replay().finally(() => {
-        this.syncing = undefined
+  /**
+   * Applies every index change committed before this call. A replay already running may have read the log
+   * before the caller's commit, so one more is queued behind it (and shared by everyone who calls meanwhile).
+   */
+  sync(): Promise<void> {
+    if (this.queuedReplay) return this.queuedReplay
+    if (!this.replaying) return this.startReplay()
+    const queued = this.replaying
+      .catch(() => undefined)
+      .then(() => {
+        this.queuedReplay = undefined
+        return this.startReplay()
       })
-    }
-    return this.syncing
+    this.queuedReplay = queued
+    return queued
+  }
+
+  private startReplay(): Promise<void> {
+    const replay: Promise<void> = this.replay().finally(() => {
+      if (this.replaying === replay) this.replaying = undefined
+    })
+    this.replaying = replay
+    return replay
   }
 
   private async replay(): Promise<void> {
     for (;;) {
-      const changes = await repository.changesSince(this.db, this.lastSeq)
+      const changes = await repository.changesSince(this.db, this.lastSeq, REPLAY_BATCH)
       if (changes.length === 0) return
       const added = await repository.indexedChunks(
         this.db,
@@ -85,31 +151,56 @@ export class KnowledgeService {
       )
       const byId = new Map(added.map((chunk) => [chunk.chunkId, chunk]))
       for (const change of changes) {
-        if (change.operation === 'remove') this.index.remove(change.chunkId)
+        if (change.operation === 'remove') this.removeChunk(change.chunkId)
         else {
           const chunk = byId.get(change.chunkId)
           // A chunk added and removed again before this sync no longer exists: its remove follows in the log.
-          if (chunk) this.index.add(chunk)
+          if (chunk) this.addChunk(chunk)
         }
         this.lastSeq = change.seq
       }
+      if (changes.length < REPLAY_BATCH) return
+      // A long replay (a large publish) must not keep other requests waiting.
+      await nextTurn()
     }
+  }
+
+  private addChunk(chunk: IndexedChunk): void {
+    if (!this.index.has(chunk.chunkId)) this.digest.add(chunk.chunkId)
+    this.index.add(chunk)
+  }
+
+  private removeChunk(chunkId: number): void {
+    if (!this.index.has(chunkId)) return
+    this.digest.remove(chunkId)
+    this.index.remove(chunkId)
+  }
+
+  /**
+   * Makes the caller's transaction the only index writer until it ends. A transaction that writes the index
+   * calls this before its first row lock (indexArticle takes it too, but later): see ADR 070.
+   */
+  lockIndexWrites(tx: Queryable): Promise<void> {
+    return repository.lockIndexWrites(tx)
   }
 
   /** Chunks and indexes an article inside the caller's transaction; returns the number of chunks. */
   async indexArticle(tx: Queryable, article: { id: number; title: string; content: string }): Promise<number> {
-    await repository.deleteChunksOf(tx, article.id)
     const chunks: NewChunk[] = []
     for (const chunk of chunkArticle(article.content)) {
       // The title is indexed with every chunk: a passage is about its article's subject even when it does not repeat it.
       const { terms, length } = countChunkTerms(chunk.text, article.title)
       if (length > 0) chunks.push({ ordinal: chunk.ordinal, text: chunk.text, terms, length })
     }
+    // Chunked before the lock: other writers wait only for the statements.
+    await repository.lockIndexWrites(tx)
+    await repository.deleteChunksOf(tx, article.id)
     await repository.insertChunks(tx, article.id, chunks)
     return chunks.length
   }
 
   async unindexArticle(tx: Queryable, articleId: number): Promise<void> {
+    await repository.lockIndexWrites(tx)
     await repository.deleteChunksOf(tx, articleId)
   }
 

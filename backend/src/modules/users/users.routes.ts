@@ -1,10 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
   GroupList,
+  InvitationCreate,
+  InvitationCreated,
+  InvitationIdParams,
+  InvitationList,
+  InvitationRevoked,
   OrganizationIdParams,
   OrganizationList,
   Registered,
   Registration,
+  RegistrationInfo,
   User,
   UserIdParams,
   UsersPage,
@@ -13,16 +19,48 @@ import {
   UserUpdated,
 } from '../../../../contracts/users'
 import { currentUser } from '../../plugins/access'
+import { perAddressLimit } from '../identity/identity.routes'
 import type { UsersService } from './users.service'
 
+export interface UsersRouteOptions {
+  /** Registrations per hour from one client address. */
+  registrationsPerHour: number
+}
+
 export const usersRoutes =
-  (users: UsersService): FastifyPluginAsyncZod =>
+  (users: UsersService, options: UsersRouteOptions): FastifyPluginAsyncZod =>
   async (app) => {
     // Public: the registration form lists the organisations before anyone has an account.
     app.get('/organizations', { config: { access: 'public' }, schema: { tags: ['users'], response: { 200: OrganizationList } } }, () => users.listOrganizations())
 
-    app.post('/users', { config: { access: 'public' }, schema: { tags: ['users'], body: Registration, response: { 200: Registered } } }, (request) =>
-      users.register(request.body),
+    // Who may register, for the registration page: closed, open into one organisation, or by invitation.
+    app.get('/auth/registration', { config: { access: 'public' }, schema: { tags: ['users'], response: { 200: RegistrationInfo } } }, () =>
+      users.registrationInfo(),
+    )
+
+    app.post(
+      '/users',
+      {
+        config: { access: 'public', rateLimit: perAddressLimit(options.registrationsPerHour, 3_600_000, 'registrations') },
+        schema: { tags: ['users'], body: Registration, response: { 200: Registered } },
+      },
+      (request) => users.register(request.body, request.user),
+    )
+
+    app.get('/admin/invitations', { config: { access: 'admin' }, schema: { tags: ['users'], response: { 200: InvitationList } } }, () =>
+      users.listInvitations(),
+    )
+
+    app.post(
+      '/admin/invitations',
+      { config: { access: 'admin' }, schema: { tags: ['users'], body: InvitationCreate, response: { 200: InvitationCreated } } },
+      (request) => users.createInvitation(currentUser(request), request.body),
+    )
+
+    app.delete(
+      '/admin/invitations/:id',
+      { config: { access: 'admin' }, schema: { tags: ['users'], params: InvitationIdParams, response: { 200: InvitationRevoked } } },
+      (request) => users.revokeInvitation(request.params.id),
     )
 
     app.get('/admin/users', { config: { access: 'admin' }, schema: { tags: ['users'], querystring: UsersQuery, response: { 200: UsersPage } } }, (request) =>

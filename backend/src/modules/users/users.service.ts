@@ -1,9 +1,37 @@
-import type { Group, Organization, Registered, Registration, User, UsersPage, UsersQuery, UserUpdate, UserUpdated } from '../../../../contracts/users'
-import type { Database } from '../../db/database'
+import { createHash, randomBytes } from 'node:crypto'
+import type {
+  Group,
+  Invitation,
+  InvitationCreate,
+  InvitationCreated,
+  Organization,
+  Registered,
+  Registration,
+  RegistrationInfo,
+  RegistrationPolicy,
+  User,
+  UsersPage,
+  UsersQuery,
+  UserUpdate,
+  UserUpdated,
+} from '../../../../contracts/users'
+import type { Config } from '../../config'
+import type { Database, Queryable } from '../../db/database'
 import { AppError, InvalidInputError, NotFoundError } from '../../errors'
-import { hashPassword } from '../identity/identity.service'
-import type { CurrentUser } from '../identity/identity.types'
-import { usersRepository as repository, type GroupRecord, type UniqueField, type UserRecord } from './users.repository'
+import { hashPassword, type IdentityService } from '../identity/identity.service'
+import { hasRole, type CurrentUser } from '../identity/identity.types'
+import { usersRepository as repository, type GroupRecord, type InvitationRecord, type UniqueField, type UserRecord } from './users.repository'
+
+export interface RegistrationOptions {
+  policy: RegistrationPolicy
+  /** The organisation (by name) open registration goes into, and invitations by default; the first one when unset. */
+  organization?: string
+}
+
+/** The registration options from the backend's configuration: off by default with single sign-on, else open. */
+export function registrationOptionsFrom(config: Config): RegistrationOptions {
+  return { policy: config.REGISTRATION_POLICY ?? (config.OIDC_ISSUER ? 'off' : 'open'), organization: config.REGISTRATION_ORGANIZATION }
+}
 
 /** A username or email that already belongs to another account; names the field so forms can show it there. */
 export class TakenError extends AppError {
@@ -32,9 +60,29 @@ const toUser = (user: UserRecord): User => ({
 
 const toGroup = (group: GroupRecord): Group => ({ id: group.id, name: group.name, role: group.role, organization_id: group.organizationId })
 
-/** Registration, and the accounts, organisations and groups administrators manage. */
+const toInvitation = (invitation: InvitationRecord, now = new Date()): Invitation => ({
+  id: invitation.id,
+  organization_id: invitation.organizationId,
+  organization_name: invitation.organizationName,
+  note: invitation.note,
+  created_at: invitation.createdAt.toISOString(),
+  expires_at: invitation.expiresAt.toISOString(),
+  used_at: invitation.usedAt?.toISOString() ?? null,
+  used_by: invitation.usedBy,
+  status: invitation.usedAt ? 'used' : invitation.expiresAt <= now ? 'expired' : 'pending',
+})
+
+const hashCode = (code: string) => createHash('sha256').update(code).digest('hex')
+
+const INVALID_INVITATION = 'The invitation code is not valid, has been used or has expired'
+
+/** Registration, invitations, and the accounts, organisations and groups administrators manage. */
 export class UsersService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly identity: IdentityService,
+    private readonly registration: RegistrationOptions,
+  ) {}
 
   listOrganizations(): Promise<Organization[]> {
     return repository.listOrganizations(this.db)
@@ -45,15 +93,72 @@ export class UsersService {
     return (await repository.listGroups(this.db, organizationId)).map(toGroup)
   }
 
-  /** Creates an enabled account in the chosen organisation's group for users. */
-  async register(registration: Registration): Promise<Registered> {
-    const [organizationId] = registration.organizations
-    if (!(await repository.organizationExists(this.db, organizationId))) {
-      throw new InvalidInputError('organizations', `No organisation with id ${organizationId}`)
+  /** What the registration page should offer. */
+  async registrationInfo(): Promise<RegistrationInfo> {
+    const { policy } = this.registration
+    const organization = policy === 'open' ? ((await repository.findOrganizationByName(this.db, this.registration.organization)) ?? null) : null
+    return { policy, organization }
+  }
+
+  /**
+   * Creates an enabled account in an organisation's group for users: never a higher role. An administrator may
+   * register someone into any organisation, whatever the policy. Anyone else gets the policy: refused when it is
+   * off; into the registration organisation when it is open (the organisation in the body is ignored); into the
+   * invitation's organisation, with a valid invitation code used up by this registration, when it is by invitation.
+   */
+  async register(registration: Registration, caller: CurrentUser | null): Promise<Registered> {
+    if (caller && hasRole(caller, 'admin')) {
+      const [organizationId] = registration.organizations ?? [await this.registrationOrganizationId()]
+      if (!(await repository.organizationExists(this.db, organizationId))) {
+        throw new InvalidInputError('organizations', `No organisation with id ${organizationId}`)
+      }
+      return this.createAccount(this.db, registration, await hashPassword(registration.password), organizationId, 'organizations')
     }
-    const group = await repository.findGroupOfRole(this.db, organizationId, 'user')
-    if (!group) throw new InvalidInputError('organizations', `Organisation ${organizationId} takes no registrations: it has no group for users`)
-    const created = await repository.insertUser(this.db, {
+    switch (this.registration.policy) {
+      case 'off':
+        throw new AppError(403, 'Forbidden', 'Registration is closed: ask an administrator for an account')
+      case 'open': {
+        const organizationId = await this.registrationOrganizationId()
+        return this.createAccount(this.db, registration, await hashPassword(registration.password), organizationId)
+      }
+      case 'invite': {
+        if (!registration.invitation) throw new InvalidInputError('invitation', 'Registration is by invitation: enter the invitation code you were given')
+        const codeHash = hashCode(registration.invitation)
+        const passwordHash = await hashPassword(registration.password)
+        // Claimed in the same transaction as the account: a registration that fails (a taken username) keeps the code.
+        return this.db.transaction(async (tx) => {
+          const invitation = await repository.claimInvitation(tx, codeHash)
+          if (!invitation) throw new InvalidInputError('invitation', INVALID_INVITATION)
+          const registered = await this.createAccount(tx, registration, passwordHash, invitation.organizationId)
+          await repository.markInvitationUsedBy(tx, invitation.id, registered.id)
+          return registered
+        })
+      }
+    }
+  }
+
+  /** The organisation open registration goes into; a misconfiguration is the operator's to fix, not the caller's. */
+  private async registrationOrganizationId(): Promise<number> {
+    const organization = await repository.findOrganizationByName(this.db, this.registration.organization)
+    if (!organization) {
+      throw new AppError(503, 'Service Unavailable', `Registration is not available: no organisation is named "${this.registration.organization}" (REGISTRATION_ORGANIZATION)`)
+    }
+    return organization.id
+  }
+
+  private async createAccount(
+    db: Queryable,
+    registration: Registration,
+    passwordHash: string,
+    organizationId: number,
+    organizationField?: string,
+  ): Promise<Registered> {
+    const group = await repository.findGroupOfRole(db, organizationId, 'user')
+    if (!group) {
+      const message = `Organisation ${organizationId} takes no registrations: it has no group for users`
+      throw organizationField ? new InvalidInputError(organizationField, message) : new AppError(503, 'Service Unavailable', `Registration is not available: ${message}`)
+    }
+    const created = await repository.insertUser(db, {
       username: registration.username,
       email: registration.email,
       firstName: registration.firstName,
@@ -63,10 +168,43 @@ export class UsersService {
       enabled: true,
       organizationId,
       groupId: group.id,
-      passwordHash: await hashPassword(registration.password),
+      passwordHash,
     })
     if ('taken' in created) throw new TakenError(created.taken, registration[created.taken])
     return { success: true, message: 'User registered', id: created.id }
+  }
+
+  /** A one-time invitation code for registering into an organisation; only its hash is kept. */
+  async createInvitation(caller: CurrentUser, request: InvitationCreate): Promise<InvitationCreated> {
+    let organizationId = request.organization_id
+    if (organizationId === undefined) organizationId = (await repository.findOrganizationByName(this.db, this.registration.organization))?.id
+    if (organizationId === undefined || !(await repository.organizationExists(this.db, organizationId))) {
+      throw new InvalidInputError('organization_id', `No organisation with id ${organizationId ?? '(the registration organisation)'}`)
+    }
+    if (!(await repository.findGroupOfRole(this.db, organizationId, 'user'))) {
+      throw new InvalidInputError('organization_id', `Organisation ${organizationId} takes no registrations: it has no group for users`)
+    }
+    const code = randomBytes(24).toString('base64url')
+    const invitation = await repository.insertInvitation(this.db, {
+      codeHash: hashCode(code),
+      organizationId,
+      note: request.note,
+      createdBy: caller.id,
+      days: request.expires_in_days,
+    })
+    return { success: true, code, ...toInvitation(invitation) }
+  }
+
+  async listInvitations(): Promise<Invitation[]> {
+    const now = new Date()
+    return (await repository.listInvitations(this.db)).map((invitation) => toInvitation(invitation, now))
+  }
+
+  async revokeInvitation(id: number): Promise<{ success: true; message: string; id: number }> {
+    const outcome = await repository.deleteUnusedInvitation(this.db, id)
+    if (outcome === 'missing') throw new NotFoundError(`No invitation with id ${id}`)
+    if (outcome === 'used') throw new AppError(409, 'Conflict', `Invitation ${id} has been used; it stays as the record of that registration`)
+    return { success: true, message: 'Invitation revoked', id }
   }
 
   async listUsers(query: UsersQuery): Promise<UsersPage> {
@@ -108,6 +246,8 @@ export class UsersService {
     })
     if ('taken' in result) throw new TakenError(result.taken, update[result.taken])
     if (!result.isUpdated) throw new NotFoundError(`No user with id ${id}`)
+    // A new password or a disabled account ends the user's sessions (an administrator keeps the one they work in).
+    if (update.password || !update.enabled) await this.identity.endSessions(id, caller.id === id ? caller.sessionId : undefined)
     return { success: true, message: 'User updated', id }
   }
 }

@@ -1,0 +1,114 @@
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it, vi } from 'vitest'
+import { decodeEntities, markdownExcerpt, markdownToPlainText, safeHref } from './markdown-text'
+
+// The vanilla-extract file needs the bundler's plugin; class names do not matter here.
+vi.mock('./markdown.css', () => ({ markdown: 'markdown', codeBlock: 'code-block', tableScroll: 'table-scroll', rawHtml: 'raw-html', citation: 'citation' }))
+
+const { Markdown } = await import('./markdown')
+
+const render = (source: string, props: Record<string, unknown> = {}) => renderToStaticMarkup(createElement(Markdown, { source, ...props }))
+
+describe('Markdown', () => {
+  it('renders headings, bold and lists as elements, with no markers left', () => {
+    const html = render('## Opening hours\n\nThe office is **open** on *weekdays*.\n\n- Monday\n- Tuesday\n\n1. First\n2. Second')
+    expect(html).toContain('<h3>Opening hours</h3>')
+    expect(html).toContain('<strong>open</strong>')
+    expect(html).toContain('<em>weekdays</em>')
+    expect(html).toContain('<ul><li>Monday</li><li>Tuesday</li></ul>')
+    expect(html).toContain('<ol><li>First</li><li>Second</li></ol>')
+    expect(html).not.toMatch(/##|\*\*/)
+  })
+
+  it('places "#" headings at the level the page asks for', () => {
+    expect(render('# Title\n\n## Part', { headingLevel: 3 })).toContain('<h3>Title</h3><h4>Part</h4>')
+    expect(render('###### Deep', { headingLevel: 3 })).toContain('<h6>Deep</h6>')
+  })
+
+  it('never emits raw HTML from the content: it is shown as text', () => {
+    const html = render('<script>alert(1)</script>\n\nHello <img src=x onerror=alert(1)> <b>there</b>')
+    expect(html).not.toMatch(/<script|<img|<b>/)
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+  })
+
+  it('keeps only safe link addresses', () => {
+    const html = render('[site](https://example.org/a) [mail](mailto:a@example.org) [here](/articles/3) [bad](javascript:alert(1)) [worse](JaVaScRiPt:alert(1)) [data](data:text/html,x)')
+    expect(html).toContain('<a href="https://example.org/a" rel="noopener noreferrer nofollow">site</a>')
+    expect(html).toContain('<a href="mailto:a@example.org">mail</a>')
+    expect(html).toContain('<a href="/articles/3">here</a>')
+    expect(html).not.toMatch(/javascript|data:text/i)
+    expect(html).toContain('bad')
+    expect(html).toContain('worse')
+  })
+
+  it('offers pictures as links instead of loading them', () => {
+    const html = render('![A map](https://example.org/map.png)')
+    expect(html).not.toContain('<img')
+    expect(html).toContain('<a href="https://example.org/map.png" rel="noopener noreferrer nofollow">[Image: A map]</a>')
+  })
+
+  it('leaves citations as text without a target, and links them when the answer view gives one', () => {
+    const source = 'Drafts are **reviewed** first [1]. Then they are published [2], see [3].'
+    expect(render(source)).toContain('first [1]. Then they are published [2], see [3].')
+    const linked = render(source, { citation: (n: number) => (n <= 2 ? { href: `#source-${n}`, title: `Source ${n}` } : undefined) })
+    expect(linked).toContain('first <a href="#source-1" class="citation" title="Source 1">[1]</a>. Then')
+    expect(linked).toContain('<a href="#source-2" class="citation" title="Source 2">[2]</a>, see [3].')
+    expect(linked).toContain('<strong>reviewed</strong>')
+  })
+
+  it('decodes character references and keeps a single line break', () => {
+    const html = render('Fish &amp; chips &copy; &#x41;&#66;\nnext line')
+    expect(html).toContain('Fish &amp; chips © AB<br/>next line')
+  })
+
+  it('puts tables in a box of their own that scrolls and can be reached by keyboard', () => {
+    const html = render('| Day | Hours |\n|---|--:|\n| Mon | 9–5 |')
+    expect(html).toContain('<div class="table-scroll" role="region" aria-label="Table: Day, Hours" tabindex="0"><table>')
+    expect(html).toContain('<th scope="col" style="text-align:right">Hours</th>')
+    expect(html).toContain('<td>Mon</td>')
+  })
+
+  it('shows code as code, escaped', () => {
+    expect(render('```\n<b>x</b> **y**\n```')).toContain('<pre class="code-block"><code>&lt;b&gt;x&lt;/b&gt; **y**</code></pre>')
+    expect(render('Use `a && b` here')).toContain('<code>a &amp;&amp; b</code>')
+  })
+})
+
+describe('Markdown as plain text', () => {
+  it('drops the markers and keeps the words', () => {
+    expect(markdownToPlainText('## Heading\n\nSome **bold** and [a link](https://x.org).\n\n- one\n- two')).toBe('Heading Some bold and a link. one two')
+  })
+
+  it('cuts an excerpt at a word boundary', () => {
+    const excerpt = markdownExcerpt(`# Title\n\n${'word '.repeat(100)}`, 50)
+    expect(excerpt.length).toBeLessThanOrEqual(51)
+    expect(excerpt).toMatch(/^Title word word .*word…$/)
+    expect(excerpt).not.toContain('#')
+  })
+
+  it('keeps a short text whole', () => {
+    expect(markdownExcerpt('**Short**', 50)).toBe('Short')
+  })
+})
+
+describe('safeHref', () => {
+  it('refuses script and data addresses however they are spelt', () => {
+    for (const href of ['javascript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'JAVASCRIPT:x', 'data:text/html,x', 'vbscript:x', 'file:///etc/passwd']) {
+      expect(safeHref(href), href).toBeNull()
+    }
+  })
+
+  it('accepts web, mail, phone and relative addresses', () => {
+    for (const href of ['https://example.org', 'http://example.org/a?b=c#d', 'mailto:a@example.org', 'tel:+441234', '/ask', '#source-1', 'page.html']) {
+      expect(safeHref(href), href).toBe(href)
+    }
+  })
+})
+
+describe('decodeEntities', () => {
+  it('turns numeric and common named references into characters and leaves unknown ones', () => {
+    expect(decodeEntities('&lt;a&gt; &#169; &#x1F600; &unknown; &#0;')).toBe('<a> © 😀 &unknown; \uFFFD')
+  })
+})

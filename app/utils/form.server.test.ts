@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { FORM_LIMIT_BYTES, readFormData } from './form.server'
+
+const post = (body: BodyInit | null, contentType?: string) =>
+  new Request('http://127.0.0.1/ask', { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} })
+
+/** The status and message of what readFormData threw (a response), or of a form it read. */
+async function outcome(request: Request, ...rest: Parameters<typeof readFormData> extends [Request, ...infer R] ? R : never) {
+  try {
+    const form = await readFormData(request, ...rest)
+    return { status: 200, form }
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown
+    return { status: thrown.status, message: ((await thrown.json()) as { message: string }).message }
+  }
+}
+
+const multipart = (boundary: string, parts: string) => post(parts.replaceAll('\n', '\r\n'), `multipart/form-data; boundary=${boundary}`)
+
+describe('readFormData', () => {
+  it('reads url-encoded forms and well-formed multipart forms', async () => {
+    const encoded = await outcome(post('question=what%20is+this&intent=ask', 'application/x-www-form-urlencoded;charset=UTF-8'))
+    expect(encoded.form?.get('question')).toBe('what is this')
+    const parts = await outcome(multipart('b0', '--b0\nContent-Disposition: form-data; name="title"\n\nHello\n--b0--\n'))
+    expect(parts.form?.get('title')).toBe('Hello')
+  })
+
+  it('answers 415 naming the type for bodies that are no form', async () => {
+    expect(await outcome(post('{"question":"x"}', 'application/json'))).toMatchObject({ status: 415, message: expect.stringContaining('not application/json') })
+    expect(await outcome(post('question=x', 'text/plain'))).toMatchObject({ status: 415, message: expect.stringContaining('text/plain') })
+    expect(await outcome(post('question=x'.replace(/./g, 'x')))).toMatchObject({ status: 415 })
+    expect(await outcome(post(null))).toMatchObject({ status: 415, message: expect.stringContaining('without a content type') })
+  })
+
+  it('answers 400 for broken multipart bodies: no boundary, an empty one, garbage, no final boundary', async () => {
+    expect(await outcome(post('--x\r\n', 'multipart/form-data'))).toMatchObject({ status: 400, message: expect.stringContaining('boundary') })
+    expect(await outcome(post('--x\r\n', 'multipart/form-data; boundary='))).toMatchObject({ status: 400 })
+    expect(await outcome(post('garbage without parts', 'multipart/form-data; boundary=b1'))).toMatchObject({ status: 400, message: expect.stringContaining('could not be read') })
+    expect(await outcome(multipart('b2', '--b2\nContent-Disposition: form-data; name="title"\n\nHello'))).toMatchObject({ status: 400 })
+    expect(await outcome(multipart('b3', '--b3\nno headers here\n--b3--\n'))).toMatchObject({ status: 400 })
+  })
+
+  it('answers 413 for forms over the limit, declared or streamed', async () => {
+    const huge = `question=${'a'.repeat(FORM_LIMIT_BYTES)}`
+    expect(await outcome(post(huge, 'application/x-www-form-urlencoded'))).toMatchObject({ status: 413, message: expect.stringContaining('MB') })
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let index = 0; index < 9; index++) controller.enqueue(new Uint8Array(1024 * 1024).fill(97))
+        controller.close()
+      },
+    })
+    const streamed = new Request('http://127.0.0.1/ask', { method: 'POST', body: stream, headers: { 'content-type': 'application/x-www-form-urlencoded' }, duplex: 'half' } as RequestInit)
+    expect(await outcome(streamed)).toMatchObject({ status: 413 })
+    const bigPart = multipart('b4', `--b4\nContent-Disposition: form-data; name="content"\n\n${'a'.repeat(FORM_LIMIT_BYTES + 10)}\n--b4--\n`)
+    expect(await outcome(bigPart)).toMatchObject({ status: 413 })
+  })
+
+  it("passes the upload handler's own refusals on, and still answers 400 for a broken body", async () => {
+    class Refused extends Error {}
+    const refuse = async () => {
+      throw new Refused('too many files')
+    }
+    await expect(readFormData(multipart('b5', '--b5\nContent-Disposition: form-data; name="files"; filename="a.txt"\n\nx\n--b5--\n'), refuse)).rejects.toBeInstanceOf(Refused)
+    expect(await outcome(post('garbage', 'multipart/form-data; boundary=b6'), refuse)).toMatchObject({ status: 400 })
+  })
+})

@@ -1,0 +1,106 @@
+import { json, MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData, type UploadHandler } from '@remix-run/node'
+
+/** The largest form without files the web server reads: the backend takes 2 MB bodies, percent-encoding adds more. */
+export const FORM_LIMIT_BYTES = 8 * 1024 * 1024
+
+const FORM_TYPES = 'application/x-www-form-urlencoded or multipart/form-data'
+
+/** A refusal of the request's form as the answer: Remix renders it with the route's error boundary (or as JSON data). */
+function refusal(status: 400 | 413 | 415, message: string): Response {
+  const statusText = { 400: 'Bad Request', 413: 'Content Too Large', 415: 'Unsupported Media Type' }[status]
+  return json({ message }, { status, statusText })
+}
+
+/**
+ * The form posted with this request, for every action: a body that is no form (JSON, plain text, no content type),
+ * a broken multipart body or one too large is answered with 415, 400 or 413 and a reason (thrown as a response),
+ * never a server error. Files go to `uploadHandler` when given (its own errors are passed on as they are); without
+ * one, a file part counts against the same limit as any field.
+ */
+export async function readFormData(request: Request, uploadHandler?: UploadHandler): Promise<FormData> {
+  const contentType = request.headers.get('content-type') ?? ''
+  const mediaType = contentType.split(';')[0].trim().toLowerCase()
+  if (mediaType === 'application/x-www-form-urlencoded') return readUrlEncoded(request)
+  if (mediaType === 'multipart/form-data') return readMultipart(request, contentType, uploadHandler)
+  throw refusal(415, `This address takes a form (${FORM_TYPES}), not ${mediaType ? mediaType : 'a body without a content type'}.`)
+}
+
+async function readUrlEncoded(request: Request): Promise<FormData> {
+  const declared = Number(request.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > FORM_LIMIT_BYTES) throw tooLarge()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  if (request.body) {
+    const reader = request.body.getReader()
+    for (;;) {
+      let read: ReadableStreamReadResult<Uint8Array>
+      try {
+        read = await reader.read()
+      } catch {
+        throw refusal(400, 'The form could not be read: the request body ended unexpectedly.')
+      }
+      if (read.done) break
+      size += read.value.byteLength
+      if (size > FORM_LIMIT_BYTES) {
+        await reader.cancel().catch(() => undefined)
+        throw tooLarge()
+      }
+      chunks.push(read.value)
+    }
+  }
+  const form = new FormData()
+  for (const [name, value] of new URLSearchParams(new TextDecoder().decode(Buffer.concat(chunks)))) form.append(name, value)
+  return form
+}
+
+async function readMultipart(request: Request, contentType: string, uploadHandler: UploadHandler | undefined): Promise<FormData> {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType)
+  if (!boundary || !(boundary[1] ?? boundary[2])) throw refusal(400, 'The form could not be read: multipart/form-data needs a boundary.')
+  let handlerError: unknown
+  const handler: UploadHandler = uploadHandler ?? unstable_createMemoryUploadHandler({ maxPartSize: FORM_LIMIT_BYTES })
+  const watched: UploadHandler = async (part) => {
+    try {
+      return await handler(part)
+    } catch (error) {
+      handlerError = error
+      throw error
+    }
+  }
+  // Remix's parser reads a body without a single part as an empty form: a body that never names its boundary is broken.
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`)
+  let hasDelimiter = false
+  let tail = Buffer.alloc(0)
+  const watchedBody = request.body?.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (!hasDelimiter) {
+          const window = Buffer.concat([tail, chunk])
+          hasDelimiter = window.includes(delimiter)
+          tail = window.subarray(Math.max(0, window.length - delimiter.length + 1))
+        }
+        controller.enqueue(chunk)
+      },
+    }),
+  )
+  const watchedRequest = new Request(request.url, { method: request.method, headers: request.headers, body: watchedBody, duplex: 'half' } as RequestInit)
+  try {
+    const form = await unstable_parseMultipartFormData(watchedRequest, watched)
+    if (!hasDelimiter) throw refusal(400, 'The form could not be read: the multipart/form-data body has no part with its boundary.')
+    return form
+  } catch (error) {
+    if (error instanceof Response) throw error
+    if (error instanceof MaxPartSizeExceededError && !uploadHandler) throw tooLarge()
+    // A refusal of the caller's own upload handler (too many files, a file too large) is the caller's to answer.
+    if (error === handlerError && uploadHandler) throw error
+    throw refusal(400, `The form could not be read: the multipart/form-data body is malformed (${describe(error)}).`)
+  }
+}
+
+function tooLarge(): Response {
+  return refusal(413, `The form is larger than the limit of ${FORM_LIMIT_BYTES / (1024 * 1024)} MB.`)
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message || 'unreadable'
+}

@@ -1,0 +1,31 @@
+/** The roles of PRODUCT.md, lowest first. */
+export type Role = 'user' | 'editor' | 'admin'
+
+/**
+ * Who may open what, by address: a whole section by its first segment, or one address exactly (downloads). The
+ * dashboard offers only what the role opens; the web server refuses the rest before any loader or action asks the
+ * backend (requireApiSession), and the backend refuses it anyway.
+ */
+export const ROLES_BY_PATH: Readonly<Record<string, readonly Role[]>> = {
+  '/articles': ['admin', 'editor'],
+  '/logs': ['admin', 'editor'],
+  '/settings': ['admin'],
+  '/users': ['admin'],
+  '/resources/query-logs.csv': ['admin', 'editor'],
+  '/resources/query-logs-dataset.csv': ['admin', 'editor'],
+}
+
+/** The roles that may open an address (a path), or null when every signed-in role may. */
+export function rolesFor(pathname: string): readonly Role[] | null {
+  const path = pathname.replace(/\/+$/, '') || '/'
+  return ROLES_BY_PATH[path] ?? ROLES_BY_PATH[`/${path.split('/')[1] ?? ''}`] ?? null
+}
+
+export function mayOpen(role: Role, pathname: string): boolean {
+  return rolesFor(pathname)?.includes(role) ?? true
+}
+
+/** The reason given with a 403 for an address the role does not open. */
+export function refusedRoleMessage(role: Role): string {
+  return `Your role (${role}) does not open this page. Ask an administrator if you need it.`
+}

@@ -1,0 +1,171 @@
+import type { Source } from '../../../contracts/ask'
+import { LlmError, type LlmProvider } from '../llm/provider'
+import { CitationList } from './citations'
+import type { ComposedPart } from './composer'
+import { ExtractiveComposer } from './extractive-composer'
+import { splitGenerator } from './generator-result'
+import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-composer'
+import { NOT_FOUND_ANSWER } from './not-found'
+import type { PromptSettings } from './prompt'
+import type { Retriever } from './retriever'
+
+/** What the answer's author saw go wrong with the model; `null` when nothing did. */
+export type FallbackReason = LlmError['kind'] | 'error'
+
+/** Something to show while an answer is written. */
+export type AnswerEvent =
+  /** More text; concatenated, the deltas since the start (or the last reset) are the answer so far. */
+  | { type: 'delta'; text: string }
+  /** The sources cited so far ("[n]" is `sources[n - 1]`); sent whenever the list grows. */
+  | { type: 'sources'; sources: Source[] }
+  /** The model failed after it had begun: forget the text so far; the quoted answer follows. */
+  | { type: 'reset'; note: string }
+
+export interface AnsweredQuestion {
+  text: string
+  isFound: boolean
+  sources: Source[]
+  /** Sentences of `text` that cite nothing and that no source supports. */
+  unsupported: string[]
+  /** Shown with the answer: why it quotes the sources although a model is configured. */
+  note: string | null
+  composer: 'model' | 'extractive' | 'none'
+  /** The model run, when a model was asked (also when it failed). */
+  model: ModelRunReport | null
+  fallback: FallbackReason | null
+}
+
+export interface AnswerStream {
+  readonly events: AsyncIterable<AnswerEvent>
+  /** Settles once `events` has ended. */
+  readonly result: Promise<AnsweredQuestion>
+}
+
+export type AnswerSettings = PromptSettings & { score_threshold: number }
+
+export interface AnswerRequest {
+  question: string
+  settings: AnswerSettings
+  /**
+   * Chooses the model to write with (the asker's choice, llm_model, or the provider's default, which may need the
+   * endpoint: a failure there is a model failure like any other). Undefined: quote the sources.
+   */
+  chooseModel?: () => Promise<string | undefined>
+  signal?: AbortSignal
+}
+
+const REASON_TEXT: Record<FallbackReason, string> = {
+  timeout: 'timeout',
+  rate_limited: 'too many requests',
+  server: 'server error',
+  connection: 'connection failed',
+  bad_response: 'unusable response',
+  refused: 'request refused',
+  interrupted: 'the answer was cut off',
+  error: 'error',
+}
+
+/** The note shown with an answer quoted because the model failed. */
+export const modelFailureNote = (reason: FallbackReason) =>
+  `The language model did not answer (${REASON_TEXT[reason]}); this answer quotes the sources directly.`
+
+export const fallbackReasonOf = (error: unknown): FallbackReason => (error instanceof LlmError ? error.kind : 'error')
+
+export interface QuestionAnswererOptions {
+  retriever: Retriever
+  /** The language model; without one every answer quotes the sources. */
+  provider?: LlmProvider
+  /** The firewall's screen for passages about to reach the model. */
+  screenPassage?: PassageScreen
+  now?: () => number
+}
+
+/**
+ * Answers a question from the knowledge base: retrieve (num_sources_k passages clearing score_threshold), then
+ * write with the model, checked as it streams, or quote. No passage: the fixed not-found answer, and no model is
+ * asked. A model that fails (before or during its answer) is replaced by the quoted answer, with a note.
+ */
+export class QuestionAnswerer {
+  constructor(private readonly options: QuestionAnswererOptions) {}
+
+  get hasModel(): boolean {
+    return this.options.provider !== undefined
+  }
+
+  answer(request: AnswerRequest): AnswerStream {
+    const { items, result } = splitGenerator(this.run(request), 'answer')
+    return { events: items, result }
+  }
+
+  /** The whole answer, without its events (the job path). */
+  async complete(request: AnswerRequest): Promise<AnsweredQuestion> {
+    const stream = this.answer(request)
+    for await (const _event of stream.events) {
+      // only the result matters here
+    }
+    return stream.result
+  }
+
+  private async *run(request: AnswerRequest): AsyncGenerator<AnswerEvent, AnsweredQuestion, undefined> {
+    const { retriever, provider, screenPassage } = this.options
+    const { settings } = request
+    const chunks = await retriever.retrieve(request.question, { limit: settings.num_sources_k, scoreThreshold: settings.score_threshold })
+    if (chunks.length === 0) {
+      yield { type: 'delta', text: NOT_FOUND_ANSWER }
+      return { text: NOT_FOUND_ANSWER, isFound: false, sources: [], unsupported: [], note: null, composer: 'none', model: null, fallback: null }
+    }
+
+    let report: ModelRunReport | null = null
+    let fallback: FallbackReason | null = null
+    let model: string | undefined
+    if (provider && request.chooseModel) {
+      try {
+        model = await request.chooseModel()
+      } catch (error) {
+        if (request.signal?.aborted) throw error
+        fallback = fallbackReasonOf(error)
+      }
+    }
+    if (provider && model) {
+      const citations = new CitationList()
+      const composer = new ModelComposer({ provider, model, settings, termWeight: retriever.termWeight, screenPassage, now: this.options.now })
+      const composition = composer.streamPart({ question: request.question, chunks, citations, signal: request.signal })
+      report = composition.report
+      let hasShown = false
+      let shownSources = 0
+      try {
+        for await (const text of composition.deltas) {
+          hasShown = true
+          yield { type: 'delta', text }
+          if (citations.size > shownSources) {
+            shownSources = citations.size
+            yield { type: 'sources', sources: [...citations.sources] }
+          }
+        }
+        const part = await composition.result
+        if (part) return this.modelAnswer(part, citations, report)
+        // Every passage was screened out (before any text): nothing to answer from.
+        yield { type: 'delta', text: NOT_FOUND_ANSWER }
+        return { text: NOT_FOUND_ANSWER, isFound: false, sources: [], unsupported: [], note: null, composer: 'model', model: report, fallback: null }
+      } catch (error) {
+        // The asker left: nothing more to write.
+        if (request.signal?.aborted) throw error
+        fallback = fallbackReasonOf(error)
+        if (hasShown) yield { type: 'reset', note: modelFailureNote(fallback) }
+      }
+    }
+
+    const citations = new CitationList()
+    const quoted = await new ExtractiveComposer(retriever.termWeight).composePart({ question: request.question, chunks, citations })
+    const note = fallback ? modelFailureNote(fallback) : null
+    const text = quoted?.text ?? NOT_FOUND_ANSWER
+    yield { type: 'delta', text }
+    if (quoted && citations.size > 0) yield { type: 'sources', sources: [...citations.sources] }
+    return { text, isFound: quoted !== null, sources: quoted ? citations.sources : [], unsupported: [], note, composer: 'extractive', model: report, fallback }
+  }
+
+  private modelAnswer(part: ComposedPart, citations: CitationList, report: ModelRunReport): AnsweredQuestion {
+    const isFound = part.citedChunkIds.length > 0
+    return { text: part.text, isFound, sources: isFound ? citations.sources : [], unsupported: part.unsupported, note: null, composer: 'model', model: report, fallback: null }
+  }
+}

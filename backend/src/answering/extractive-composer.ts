@@ -1,0 +1,58 @@
+import { composeExtractiveAnswer, type ExtractiveAnswerOptions } from '../retrieval/extractive-answer'
+import { tokenize } from '../retrieval/text'
+import type { CitableChunk, CitationList } from './citations'
+import { compositionOf, type ComposedPart, type ComposeRequest, type Composition, type StreamingComposer } from './composer'
+
+/**
+ * An extractive answer to `question` from `chunks` (best first): the sentences that best cover it, each followed
+ * by "[n]" numbered into `citations`. Null when no sentence covers enough of the question.
+ */
+export function composeCitedAnswer(
+  question: string,
+  chunks: CitableChunk[],
+  weightOf: (term: string) => number,
+  citations: CitationList,
+  options: ExtractiveAnswerOptions = {},
+): ComposedPart | null {
+  const extract = composeExtractiveAnswer(
+    question,
+    chunks.map((chunk) => ({ articleId: chunk.articleId, title: chunk.title, text: chunk.text })),
+    weightOf,
+    options,
+  )
+  if (!extract) return null
+  // Cite in source order so that, in a fresh list, the best-ranked cited passage is [1].
+  for (const sourceIndex of extract.citedSourceIndexes) citations.cite(chunks[sourceIndex])
+  const text = extract.sentences.map((sentence) => `${sentence.text} [${citations.cite(chunks[sentence.sourceIndex])}]`).join(' ')
+  return { text, citedChunkIds: extract.citedSourceIndexes.map((sourceIndex) => chunks[sourceIndex].chunkId), unsupported: [] }
+}
+
+/** Composes by quoting: the sentences of the passages that best cover the question, each cited. Never invents. */
+export class ExtractiveComposer implements StreamingComposer {
+  readonly name = 'extractive'
+
+  constructor(private readonly weightOf: (stem: string) => number) {}
+
+  async composePart({ question, focus, chunks, citations }: ComposeRequest): Promise<ComposedPart | null> {
+    if (chunks.length === 0) return null
+    if (!focus) return composeCitedAnswer(question, chunks, this.weightOf, citations)
+    // Focus words count only where the passages use them: they steer the choice of sentences, while a word no
+    // passage contains ("Recommendation") would only make every sentence look off-topic.
+    const questionStems = new Set(tokenize(question))
+    const passageStems = new Set(chunks.flatMap((chunk) => tokenize(`${chunk.title}\n${chunk.text}`)))
+    const weightOf = (stem: string) => (questionStems.has(stem) || passageStems.has(stem) ? this.weightOf(stem) : 0)
+    return composeCitedAnswer(`${question}\n${focus}`, chunks, weightOf, citations)
+  }
+
+  /** The quoted answer comes whole: choosing sentences needs all of them. */
+  streamPart(request: ComposeRequest): Composition {
+    const compose = () => this.composePart(request)
+    return compositionOf(
+      (async function* () {
+        const part = await compose()
+        if (part) yield part.text
+        return part
+      })(),
+    )
+  }
+}

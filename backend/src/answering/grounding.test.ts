@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest'
+import { CitationList, type CitableChunk } from './citations'
+import { CitationGrounder, citationNumbers, isClaim } from './grounding'
+
+const chunk = (chunkId: number, title: string, text: string): CitableChunk => ({ chunkId, articleId: chunkId * 10, title, text, source: title, score: 1 })
+
+const SOURCES = [
+  chunk(101, 'Watering tomatoes', 'Water tomato plants deeply twice a week, more often in hot weather.'),
+  chunk(102, 'Pruning apple trees', 'Prune apple trees in late winter while they are dormant.'),
+  chunk(103, 'Compost', 'Turn the compost heap every two weeks to keep it aerobic.'),
+]
+
+/** Feeds the pieces one by one; returns every delta and the grounder. */
+function ground(pieces: string[], sources = SOURCES, citations = new CitationList()) {
+  const grounder = new CitationGrounder(sources, citations)
+  const deltas = pieces.map((piece) => grounder.push(piece))
+  deltas.push(grounder.end())
+  return { deltas: deltas.filter(Boolean), text: grounder.text, grounder, citations }
+}
+
+describe('citation grounding', () => {
+  it('keeps citations of listed sources, renumbered in the order they are first cited', () => {
+    const { text, citations, grounder } = ground(['Prune apple trees in late winter [2]. Water tomato plants deeply twice a week [1].'])
+    expect(text).toBe('Prune apple trees in late winter [1]. Water tomato plants deeply twice a week [2].')
+    expect(citations.sources.map((source) => source.metadata.id)).toEqual([102, 101])
+    expect(grounder.citedChunkIds).toEqual([102, 101])
+  })
+
+  it('drops a number no source has, and the space before it', () => {
+    const { text, grounder } = ground(['Water tomato plants deeply twice a week [9]. Turn the compost heap every two weeks [0][3].'])
+    expect(text).toBe('Water tomato plants deeply twice a week. [1] Turn the compost heap every two weeks [2].')
+    expect(grounder.droppedNumbers).toBe(2)
+    // The tomato sentence lost its only citation, so it was checked against the sources and cited again.
+    expect(grounder.addedCitations).toBe(1)
+    expect(text).not.toContain('[9]')
+  })
+
+  it('never shows part of a citation: "[1" split across pieces is held back until it closes', () => {
+    const { deltas, text } = ground(['Turn the compost heap every two weeks [', '3', ']. Prune apple trees in late winter [2', ', 9', ']'])
+    expect(text).toBe('Turn the compost heap every two weeks [1]. Prune apple trees in late winter [2]')
+    for (const delta of deltas) {
+      // Every bracket that is shown is a whole citation.
+      expect(delta.replace(/\[\d+\]/g, '')).not.toMatch(/[[\]]/)
+    }
+    expect(deltas.join('')).toBe(text)
+  })
+
+  it('writes several numbers as separate citations, and reads ranges and "Source n"', () => {
+    expect(ground(['Water tomato plants deeply and prune apple trees in winter [1, 2].']).text).toBe(
+      'Water tomato plants deeply and prune apple trees in winter [1][2].',
+    )
+    expect(citationNumbers('1-3')).toEqual([1, 2, 3])
+    expect(ground(['Turn the compost heap every two weeks [Source 3].']).text).toBe('Turn the compost heap every two weeks [1].')
+  })
+
+  it('cites an uncited sentence that one source supports', () => {
+    const { text, grounder } = ground(['Turn the compost heap every two weeks to keep it aerobic.'])
+    expect(text).toBe('Turn the compost heap every two weeks to keep it aerobic. [1]')
+    expect(grounder.citedChunkIds).toEqual([103])
+    expect(grounder.unsupported).toEqual([])
+  })
+
+  it('marks an uncited sentence no source supports as unsupported, keeping it word for word', () => {
+    const { text, grounder } = ground(['Prune apple trees in late winter [2]. ', 'Paris has been the capital of France since medieval times. ', 'Turn the compost heap every two weeks [3].'])
+    expect(grounder.unsupported).toEqual(['Paris has been the capital of France since medieval times.'])
+    expect(text).toContain('Paris has been the capital of France since medieval times.')
+    expect(text).not.toMatch(/medieval times\. \[/)
+  })
+
+  it('needs no citation for headings, lead-ins and short remarks', () => {
+    const { grounder } = ground(['## Watering\n', 'Here is what the sources say:\n', 'In short, yes.'])
+    expect(grounder.unsupported).toEqual([])
+    expect(isClaim('Water tomato plants deeply twice a week.')).toBe(true)
+    expect(isClaim('Steps:')).toBe(false)
+  })
+
+  it('leaves brackets that are not citations as they are written', () => {
+    const { text } = ground(['See [the watering guide](https://example.test/water) to water tomato plants deeply [1].'])
+    expect(text).toBe('See [the watering guide](https://example.test/water) to water tomato plants deeply [1].')
+  })
+
+  it('gives a citation that follows a sentence end to that sentence', () => {
+    const { text, grounder } = ground(['Prune apple trees in late winter while dormant.', ' [2]', ' Turn the compost heap every two weeks. [3]'])
+    expect(text).toBe('Prune apple trees in late winter while dormant. [1] Turn the compost heap every two weeks. [2]')
+    expect(grounder.addedCitations).toBe(0)
+  })
+
+  it('shares one list with other parts: numbers continue where it stands', () => {
+    const citations = new CitationList()
+    citations.cite(SOURCES[2])
+    const { text } = ground(['Water tomato plants deeply twice a week [1]. Turn the compost heap [3].'], SOURCES, citations)
+    expect(text).toBe('Water tomato plants deeply twice a week [2]. Turn the compost heap [1].')
+  })
+})

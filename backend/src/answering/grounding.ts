@@ -1,0 +1,255 @@
+import { tokenize } from '../retrieval/text'
+import type { CitableChunk, CitationList } from './citations'
+
+/**
+ * Checks a model's answer against its sources while it is written, so that what reaches the reader is already
+ * checked:
+ *
+ * - every "[n]" (also "[1, 2]", "[1-3]", "[Source 1]") must name a source of the prompt; numbers with no source are
+ *   dropped, and kept numbers are renumbered into the answer's CitationList (the order sources are first cited),
+ *   written as "[a][b]";
+ * - a sentence that cites nothing gets a citation when one source contains most of its weighted words, and is
+ *   otherwise listed as unsupported (kept in the text, exactly as written, for the reader to see marked);
+ * - text that could still become a citation ("[", "[1", "[1,") is held back until it is complete, and so is
+ *   whitespace, until what follows it is known.
+ */
+
+export interface GroundingOptions {
+  /** The corpus weight of a stem (BM25 idf); every stem weighs 1 without it. */
+  weightOf?: (stem: string) => number
+  /** Share of a sentence's weight one source must contain to support it (default 0.5). */
+  minSupport?: number
+  /** Sentences with fewer distinct content stems are not claims and need no citation (default 3). */
+  minClaimStems?: number
+  /** The text of each source as the model read it (after the firewall), when it differs from the passage's text. */
+  textOf?: (chunk: CitableChunk) => string
+}
+
+const DEFAULT_MIN_SUPPORT = 0.5
+const DEFAULT_MIN_CLAIM_STEMS = 3
+/** Longest bracket that may still turn into a citation; longer ones are text. */
+const MAX_CITATION_LENGTH = 40
+const NUMBER = String.raw`(?:sources?\s*|src\s*|ref\s*)?#?\d{1,3}`
+const CITATION_CONTENT = new RegExp(String.raw`^\s*${NUMBER}(?:\s*(?:[-–]|,|;|&|and)\s*${NUMBER})*\s*$`, 'i')
+/** What the inside of a bracket may look like before its "]" arrives. */
+const CITATION_PREFIX = /^[\s\d,;&#\-–a-z]*$/i
+const SENTENCE_END = /[.!?…]["'”’)\]*_]*$/
+const CLOSING_PUNCTUATION = /^[.,;:!?…)]/
+
+type Token = { kind: 'text'; value: string } | { kind: 'space'; value: string } | { kind: 'citation'; value: string; numbers: number[] }
+
+/** The numbers a citation bracket's content names ("1, 2", "1-3", "Source 2"). */
+export function citationNumbers(content: string): number[] {
+  const numbers: number[] = []
+  const pattern = /(\d{1,3})(?:\s*[-–]\s*(?:sources?\s*)?#?(\d{1,3}))?/gi
+  for (const match of content.matchAll(pattern)) {
+    const first = Number(match[1])
+    const last = match[2] === undefined ? first : Number(match[2])
+    if (last >= first && last - first <= 20) for (let number = first; number <= last; number++) numbers.push(number)
+    else numbers.push(first)
+  }
+  return numbers
+}
+
+/** Whether a sentence states something that needs a source: not a heading, a lead-in ("Steps:") or a few words. */
+export function isClaim(sentence: string, minStems = DEFAULT_MIN_CLAIM_STEMS): boolean {
+  const trimmed = sentence.trim()
+  if (/^#{1,6}\s/.test(trimmed) || /:\s*[*_]*$/.test(trimmed)) return false
+  return new Set(tokenize(trimmed)).size >= minStems
+}
+
+/** Share of a sentence's weighted stems found in a source's stems (0..1). */
+export function supportShare(sentenceStems: Set<string>, sourceStems: Set<string>, weightOf: (stem: string) => number): number {
+  let total = 0
+  let covered = 0
+  for (const stem of sentenceStems) {
+    const raw = weightOf(stem)
+    const weight = Number.isFinite(raw) && raw > 0 ? raw : 1
+    total += weight
+    if (sourceStems.has(stem)) covered += weight
+  }
+  return total === 0 ? 0 : covered / total
+}
+
+export class CitationGrounder {
+  private pending = ''
+  private emitted = ''
+  /** Whitespace waiting for what follows it. */
+  private heldSpace = ''
+  /** The sentence being written, as emitted, without its citations. */
+  private sentence = ''
+  private isSentenceCited = false
+  /** The sentence ended (terminator and space, or a line break): citations that follow still belong to it. */
+  private isSentenceClosing = false
+  private wasCitationDropped = false
+  private isEnded = false
+  /** Something visible has been emitted (in this drain or before). */
+  private hasOutput = false
+  private readonly cited: number[] = []
+  private readonly stems: Set<string>[]
+  private readonly weightOf: (stem: string) => number
+  private readonly minSupport: number
+  private readonly minClaimStems: number
+  readonly unsupported: string[] = []
+  /** How many citation numbers named no source and were dropped. */
+  droppedNumbers = 0
+  /** How many citations were added to uncited sentences a source supports. */
+  addedCitations = 0
+
+  /** `sources` are the prompt's sources: `sources[n - 1]` is "[n]". */
+  constructor(
+    private readonly sources: CitableChunk[],
+    private readonly citations: CitationList,
+    options: GroundingOptions = {},
+  ) {
+    this.weightOf = options.weightOf ?? (() => 1)
+    this.minSupport = options.minSupport ?? DEFAULT_MIN_SUPPORT
+    this.minClaimStems = options.minClaimStems ?? DEFAULT_MIN_CLAIM_STEMS
+    const textOf = options.textOf ?? ((chunk: CitableChunk) => chunk.text)
+    this.stems = sources.map((chunk) => new Set(tokenize(`${chunk.title}\n${textOf(chunk)}`)))
+  }
+
+  /** Takes the next piece of the model's text; returns the checked text that can be shown now. */
+  push(piece: string): string {
+    if (this.isEnded) throw new Error('The answer has ended')
+    this.pending += piece
+    return this.drain(false)
+  }
+
+  /** The model has finished: returns the rest of the checked text. */
+  end(): string {
+    if (this.isEnded) return ''
+    const rest = this.drain(true)
+    this.isEnded = true
+    // Spaces are only released before what follows them, so the answer never ends with one.
+    this.heldSpace = ''
+    const tail = this.finishSentence()
+    this.emitted += tail
+    return rest + tail
+  }
+
+  /** Everything shown so far (the whole checked answer once `end()` has been called). */
+  get text(): string {
+    return this.emitted
+  }
+
+  /** The cited passages, in the order first cited. */
+  get citedChunkIds(): number[] {
+    return [...this.cited]
+  }
+
+  private drain(isFinal: boolean): string {
+    let out = ''
+    for (;;) {
+      const token = this.nextToken(isFinal)
+      if (!token) break
+      out += this.take(token)
+    }
+    this.emitted += out
+    return out
+  }
+
+  /** The next complete token of `pending`, or undefined when more text is needed to know it. */
+  private nextToken(isFinal: boolean): Token | undefined {
+    const text = this.pending
+    if (text.length === 0) return undefined
+    const first = text[0]
+    if (/\s/.test(first)) {
+      const match = /^\s+/.exec(text)!
+      // A space run may go on in the next piece; it is whole once something else follows it.
+      if (match[0].length === text.length && !isFinal) return undefined
+      this.pending = text.slice(match[0].length)
+      return { kind: 'space', value: match[0] }
+    }
+    if (first === '[') {
+      const close = text.indexOf(']')
+      const inside = close === -1 ? text.slice(1) : text.slice(1, close)
+      if (close !== -1 && close <= MAX_CITATION_LENGTH && CITATION_CONTENT.test(inside)) {
+        this.pending = text.slice(close + 1)
+        return { kind: 'citation', value: text.slice(0, close + 1), numbers: citationNumbers(inside) }
+      }
+      if (close === -1 && !isFinal && text.length <= MAX_CITATION_LENGTH && CITATION_PREFIX.test(inside)) return undefined
+      // Not a citation: the bracket is text.
+      this.pending = text.slice(1)
+      return { kind: 'text', value: '[' }
+    }
+    const match = /^[^\s[]+/.exec(text)!
+    this.pending = text.slice(match[0].length)
+    return { kind: 'text', value: match[0] }
+  }
+
+  private take(token: Token): string {
+    if (token.kind === 'space') {
+      // The answer never starts with whitespace.
+      if (!this.hasOutput) return ''
+      // After a dropped citation two runs of space meet: keep one, a line break first.
+      this.heldSpace = this.heldSpace && this.heldSpace.includes('\n') ? this.heldSpace : token.value
+      if (this.sentence.trim() && (token.value.includes('\n') || SENTENCE_END.test(this.sentence))) this.isSentenceClosing = true
+      return ''
+    }
+    if (token.kind === 'citation') {
+      const numbers = [...new Set(token.numbers)]
+      const valid = numbers.filter((number) => number >= 1 && number <= this.sources.length)
+      this.droppedNumbers += numbers.length - valid.length
+      if (valid.length === 0) {
+        this.wasCitationDropped = true
+        return ''
+      }
+      const marks = [...new Set(valid.map((number) => this.cite(this.sources[number - 1])))].map((number) => `[${number}]`).join('')
+      this.isSentenceCited = true
+      this.wasCitationDropped = false
+      this.hasOutput = true
+      return this.releaseSpace(false) + marks
+    }
+    let out = ''
+    if (this.isSentenceClosing) {
+      out += this.finishSentence()
+    }
+    const isPunctuation = CLOSING_PUNCTUATION.test(token.value)
+    out += this.releaseSpace(this.wasCitationDropped && isPunctuation)
+    this.wasCitationDropped = false
+    this.sentence += token.value
+    this.hasOutput = true
+    return out + token.value
+  }
+
+  /** The held whitespace, now that what follows it is known (dropped before punctuation after a dropped citation). */
+  private releaseSpace(isDropped: boolean): string {
+    const space = isDropped ? '' : this.heldSpace
+    this.heldSpace = ''
+    // Whitespace inside a sentence is part of it; between sentences it belongs to neither.
+    if (this.sentence && !this.isSentenceClosing) this.sentence += space
+    return space
+  }
+
+  /** Ends the current sentence: an uncited claim gets a citation where a source supports it, or is listed. */
+  private finishSentence(): string {
+    const sentence = this.sentence.trim()
+    const wasCited = this.isSentenceCited
+    this.sentence = ''
+    this.isSentenceCited = false
+    this.isSentenceClosing = false
+    if (!sentence || wasCited || !isClaim(sentence, this.minClaimStems)) return ''
+    const sentenceStems = new Set(tokenize(sentence))
+    let best = -1
+    let bestShare = 0
+    this.stems.forEach((sourceStems, index) => {
+      const share = supportShare(sentenceStems, sourceStems, this.weightOf)
+      if (share > bestShare) {
+        best = index
+        bestShare = share
+      }
+    })
+    if (best >= 0 && bestShare >= this.minSupport) {
+      this.addedCitations++
+      return ` [${this.cite(this.sources[best])}]`
+    }
+    this.unsupported.push(sentence)
+    return ''
+  }
+
+  private cite(chunk: CitableChunk): number {
+    if (!this.cited.includes(chunk.chunkId)) this.cited.push(chunk.chunkId)
+    return this.citations.cite(chunk)
+  }
+}

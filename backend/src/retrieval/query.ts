@@ -1,0 +1,128 @@
+import { normalize, tokenizeWithWords } from './text';
+
+/**
+ * What a question asks for, read from its wording: a number ("How many", "What percentage"), a year ("What
+ * year", "In which year"), a date or time ("When", "What day"), a person ("Who", "Whose") or a place ("Where").
+ * Undefined when the wording does not say (a claim, "What is …", "Why …").
+ */
+export type AnswerType = 'number' | 'year' | 'date' | 'person' | 'place';
+
+/** A search query, read from the user's text by `parseQuery`. */
+export interface Query {
+  /** The distinct search terms (stems), in order, each with its query weight (1 for a word of the question). */
+  terms: ReadonlyMap<string, number>;
+  /** Adjacent words of the query, in order and each once, as `pairTerm` keys ("super bowl"). */
+  pairs: readonly string[];
+  /** Whether the text asks a question (a question word or an inverted auxiliary first, or a question mark last). */
+  isQuestion: boolean;
+  answerType: AnswerType | undefined;
+}
+
+export interface QueryParsingOptions {
+  /** Query weight of the words that name what a question asks for ("many", "year"); default ANSWER_TYPE_WORD_WEIGHT. */
+  answerTypeWordWeight?: number;
+}
+
+/**
+ * Query weight of the word that names the kind of answer a question wants ("How *many* …", "What *year* …"). Such
+ * a word describes the answer, not the passage: the sentence "The war ended in 1945" says neither "year" nor
+ * "what". Chosen on squad-dev-even (bench/tune.ts); claims have no such words, so SciFact is unaffected.
+ */
+export const ANSWER_TYPE_WORD_WEIGHT = 0;
+
+/** The key of an adjacent pair of stems among a chunk's terms: stems never contain a space. */
+export function pairTerm(first: string, second: string): string {
+  return `${first} ${second}`;
+}
+
+/** Whether a term key names an adjacent pair of stems rather than a stem. */
+export function isPairTerm(term: string): boolean {
+  return term.includes(' ');
+}
+
+const QUESTION_OPENERS: ReadonlySet<string> = new Set([
+  'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how',
+  'is', 'are', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'should', 'would', 'will', 'shall', 'may',
+  'has', 'have', 'had',
+]);
+
+/** Words after "how" that ask for a quantity ("how many", "how long"). */
+const HOW_QUANTITY = 'many|much|long|often|far|old|big|large|tall|high|wide|deep|fast|heavy|few';
+/** Words after "what"/"which" that name the kind of answer, with the type each asks for. */
+const WHAT_KINDS: Readonly<Record<string, AnswerType | undefined>> = {
+  year: 'year', years: 'year',
+  day: 'date', days: 'date', date: 'date', dates: 'date', month: 'date', months: 'date', century: 'date',
+  centuries: 'date', decade: 'date', decades: 'date', era: 'date', period: 'date', time: 'date', season: 'date',
+  percent: 'number', percentage: 'number', number: 'number', amount: 'number', size: 'number', age: 'number',
+  proportion: 'number', share: 'number',
+  name: undefined, type: undefined, types: undefined, kind: undefined, kinds: undefined, sort: undefined,
+};
+const WHAT_KIND_WORDS = Object.keys(WHAT_KINDS).join('|');
+/** "How many", "what year", "which type": the question word, then the answer-type word (group 2). */
+const ANSWER_TYPE_PHRASE = new RegExp(`\\b(?:(how)\\s+(${HOW_QUANTITY})|(what|which|whose)\\s+(${WHAT_KIND_WORDS}))\\b`, 'g');
+/** "What is the name of", "what was the percentage of": the answer-type word is group 1. */
+const ANSWER_TYPE_OF = new RegExp(`\\b(?:what|which)\\s+(?:is|was|are|were)\\s+(?:the|a|an)\\s+(${WHAT_KIND_WORDS})\\s+of\\b`, 'g');
+
+function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefined {
+  for (const phrase of phrases) {
+    const [opener, kind] = phrase.split(/\s+/) as [string, string];
+    if (opener === 'how') return 'number';
+    const type = WHAT_KINDS[kind];
+    if (type) return type;
+  }
+  for (const word of words) {
+    if (word === 'who' || word === 'whom' || word === 'whose') return 'person';
+    if (word === 'where') return 'place';
+    if (word === 'when') return 'date';
+    if (word === 'how' || word === 'what' || word === 'which' || word === 'why') return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Reads a query: its search terms with their weights, its adjacent word pairs, whether it is a question and what
+ * kind of answer it asks for. The words that only name the kind of answer ("How many …", "What year …") weigh
+ * `answerTypeWordWeight` and make no pairs.
+ */
+export function parseQuery(text: string, options: QueryParsingOptions = {}): Query {
+  const answerTypeWeight = options.answerTypeWordWeight ?? ANSWER_TYPE_WORD_WEIGHT;
+  const normalized = normalize(text);
+  const words = normalized.match(/[a-z0-9]+/g) ?? [];
+  const isQuestion = /\?\s*$/.test(text) || QUESTION_OPENERS.has(words[0] ?? '');
+
+  const phrases: string[] = [];
+  const answerTypeWords: string[] = [];
+  let searched = normalized;
+  if (isQuestion) {
+    // The answer-type word is cut out: it neither counts as a search term (unless weighted) nor makes pairs.
+    searched = searched.replace(ANSWER_TYPE_OF, (match, word: string) => {
+      phrases.push(`what ${word}`);
+      answerTypeWords.push(word);
+      return match.replace(new RegExp(`\\b${word}\\b`), ' ');
+    });
+    searched = searched.replace(ANSWER_TYPE_PHRASE, (match, how?: string, quantity?: string, what?: string, kind?: string) => {
+      const word = (quantity ?? kind) as string;
+      phrases.push(`${how ?? what} ${word}`);
+      answerTypeWords.push(word);
+      return `${how ?? what} `;
+    });
+  }
+
+  const { terms: stems, words: wordStems } = tokenizeWithWords(searched);
+  const terms = new Map<string, number>();
+  for (const stem of stems) terms.set(stem, 1);
+  if (answerTypeWeight > 0) {
+    for (const word of answerTypeWords) {
+      for (const stem of tokenizeWithWords(word).terms) if (!terms.has(stem)) terms.set(stem, answerTypeWeight);
+    }
+  }
+  const pairs: string[] = [];
+  const seenPairs = new Set<string>();
+  for (let position = 1; position < wordStems.length; position += 1) {
+    const pair = pairTerm(wordStems[position - 1] as string, wordStems[position] as string);
+    if (seenPairs.has(pair)) continue;
+    seenPairs.add(pair);
+    pairs.push(pair);
+  }
+  return { terms, pairs, isQuestion, answerType: isQuestion ? answerTypeOf(words, phrases) : undefined };
+}

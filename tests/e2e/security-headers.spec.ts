@@ -1,0 +1,114 @@
+import { expect, test, type APIResponse } from '@playwright/test'
+
+// Every answer of the web server carries the security headers: pages, data answers, downloads, files, redirects,
+// refusals. Pages allow scripts from this origin and inline scripts with the response's nonce only, and no site may
+// frame them.
+
+function expectSecurityHeaders(response: APIResponse, what: string) {
+  const headers = response.headers()
+  const policy = headers['content-security-policy'] ?? ''
+  expect(policy, `${what}: Content-Security-Policy`).toContain("frame-ancestors 'none'")
+  expect(policy, what).toContain("object-src 'none'")
+  expect(policy, what).toContain("base-uri 'none'")
+  const scripts = /script-src ([^;]*)/.exec(policy)?.[1] ?? ''
+  expect(scripts, `${what}: script-src`).not.toContain('unsafe-inline')
+  expect(scripts, what).not.toContain('unsafe-eval')
+  expect(headers['x-frame-options'], what).toBe('DENY')
+  expect(headers['x-content-type-options'], what).toBe('nosniff')
+  expect(headers['referrer-policy'], what).toBe('same-origin')
+  expect(headers['permissions-policy'], what).toContain('camera=()')
+  return policy
+}
+
+test.describe('Security headers', () => {
+  test('on pages, data answers, downloads, files, redirects and refusals', async ({ request }) => {
+    const page = await request.get('/ask')
+    expect(page.status()).toBe(200)
+    const policy = expectSecurityHeaders(page, 'the Ask page')
+    // Every inline script of the page carries this response's nonce, and only this response's.
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1]
+    expect(nonce).toBeTruthy()
+    const html = await page.text()
+    const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1])
+    expect(scripts.length).toBeGreaterThan(1)
+    for (const attributes of scripts) {
+      if (/\bsrc=/.test(attributes)) continue
+      expect(attributes).toContain(`nonce="${nonce}"`)
+    }
+    const again = await request.get('/ask')
+    expect(/'nonce-([^']+)'/.exec(again.headers()['content-security-policy'] ?? '')?.[1]).not.toBe(nonce)
+
+    expectSecurityHeaders(await request.get('/ask?_data=routes%2F_dashboard%2B%2Fask'), 'a data answer')
+    const download = await request.get('/resources/query-logs.csv')
+    expect(download.headers()['content-type']).toContain('text/csv')
+    expectSecurityHeaders(download, 'a CSV download')
+    expectSecurityHeaders(await request.get('/favicon.svg'), 'a public file')
+    const redirect = await request.get('/login', { maxRedirects: 0 })
+    expect(redirect.status()).toBe(302)
+    expectSecurityHeaders(redirect, 'a redirect')
+    const missing = await request.get('/no-such-page')
+    expect(missing.status()).toBe(404)
+    expectSecurityHeaders(missing, 'a missing page')
+    const refused = await request.post('/ask', { form: { question: 'from elsewhere' }, headers: { origin: 'http://elsewhere.example' } })
+    expect(refused.status()).toBe(403)
+    expectSecurityHeaders(refused, 'a refusal')
+  })
+
+  test('HSTS is sent when the browser came over HTTPS (as the proxy in front says), not over plain HTTP', async ({ request }) => {
+    const overHttps = await request.get('/ask', { headers: { 'x-forwarded-proto': 'https' } })
+    expect(overHttps.headers()['strict-transport-security']).toMatch(/max-age=\d{7,}/)
+    const overHttp = await request.get('/ask')
+    expect(overHttp.headers()['strict-transport-security']).toBeUndefined()
+  })
+
+  test('the screens run under the policy without a single violation', async ({ page }, testInfo) => {
+    test.skip(testInfo.project.name === 'no-js', 'the policy is about scripts')
+    const violations: string[] = []
+    page.on('console', (message) => {
+      if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text())
+    })
+    page.on('pageerror', (error) => violations.push(`page error: ${error.message}`))
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(`Content-Security-Policy violation: ${event.violatedDirective} ${event.blockedURI}`)
+      })
+    })
+    const response = await page.goto('/ask')
+    expect(response?.headers()['content-security-policy']).toContain("'nonce-")
+    // Scripts ran: the question is asked without a page load, and the answer arrives.
+    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('How do I add an article?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+    await expect(page.getByRole('region', { name: 'Answer' })).toContainText('Add article')
+    const nav = page.getByRole('navigation', { name: 'Dashboard' })
+    for (const [link, heading] of [
+      ['Articles', 'Articles'],
+      ['Logs', 'Logs'],
+      ['Settings', 'Settings'],
+    ] as const) {
+      await nav.getByRole('link', { name: link, exact: true }).click()
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
+    }
+    await page.goto('/settings/graph')
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+    await page.goto('/agent')
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+    expect(violations).toEqual([])
+  })
+
+  test('a page of another site cannot frame the app', async ({ page, baseURL }) => {
+    const refusals: string[] = []
+    page.on('console', (message) => {
+      if (/frame-ancestors|X-Frame-Options/i.test(message.text())) refusals.push(message.text())
+    })
+    await page.route('http://framing-site.test/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: `<!DOCTYPE html><title>Another site</title><h1>Another site</h1><iframe src="${baseURL}/ask" width="800" height="600"></iframe>` }),
+    )
+    await page.goto('http://framing-site.test/')
+    await expect(page.getByRole('heading', { name: 'Another site' })).toBeVisible()
+    // The browser asked for the page and refused to show it: the frame holds its error page, not the app.
+    await expect.poll(() => refusals.length).toBeGreaterThan(0)
+    const frame = page.frames().find((candidate) => candidate !== page.mainFrame())
+    expect(frame?.url()).not.toContain('/ask')
+    await expect(page.frameLocator('iframe').getByRole('textbox', { name: 'Question', exact: true })).toHaveCount(0)
+  })
+})
