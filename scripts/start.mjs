@@ -1,13 +1,21 @@
-// Starts the product on its embedded default: the backend API and the web server, side by side.
+// Starts the product on its embedded default: the backend API and the web server, side by side. ROLE=api, worker or
+// web starts one part only, to run beside others on one PostgreSQL database (scripts/roles.mjs, docs/deployment.md).
 // The API key and session secret are generated for this run when not configured, and are never sent to browsers.
 // Demo mode (sign-in off) is refused on anything but loopback unless explicitly allowed (scripts/start-checks.mjs).
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { checkRole } from './roles.mjs'
 import { checkDemoExposure, localAddressOf, prepareStartEnv } from './start-checks.mjs'
 
+const roleCheck = checkRole(process.env)
+if (!roleCheck.ok) {
+  console.error(roleCheck.error)
+  process.exit(1)
+}
+const { role } = roleCheck
 const { env, notices } = prepareStartEnv(process.env)
 
-const exposure = checkDemoExposure(env)
+const exposure = role === 'all' || role === 'web' ? checkDemoExposure(env) : { ok: true }
 if (!exposure.ok) {
   console.error(exposure.error)
   process.exit(1)
@@ -52,13 +60,28 @@ async function waitFor(url, label) {
   throw new Error(`${label} did not start`)
 }
 
-run('backend', ['build/backend/main.js'])
-await waitFor(`${env.API_BASE_URL}/healthz`, 'The backend')
-run('web server', [webServer, 'build/server/index.js'])
+const apiAddress = `http://${localAddressOf(env.API_HOST)}:${env.API_PORT}`
+if (role === 'all' || role === 'api') {
+  run('backend', ['build/backend/main.js'])
+  await waitFor(`${role === 'all' ? env.API_BASE_URL : apiAddress}/healthz`, 'The backend')
+}
+if (role === 'worker') {
+  // The worker answers /healthz (only) on the API port, for the container's health check.
+  env.WORKER_HEALTH_PORT ||= env.API_PORT
+  run('worker', ['build/backend/worker.js'])
+  await waitFor(`http://${localAddressOf(env.API_HOST)}:${env.WORKER_HEALTH_PORT}/healthz`, 'The worker')
+}
 const address = localAddressOf(env.HOST)
-await waitFor(`http://${address}:${env.PORT}/healthz`, 'The web server')
+if (role === 'all' || role === 'web') {
+  run('web server', [webServer, 'build/server/index.js'])
+  await waitFor(`http://${address}:${env.PORT}/healthz`, 'The web server')
+}
 console.log('')
-console.log(`  Web app:     http://${address === '127.0.0.1' && env.HOST !== '127.0.0.1' ? 'localhost' : address}:${env.PORT}/`)
-console.log(`  Backend API: ${env.API_BASE_URL}/  (OpenAPI: ${env.API_BASE_URL}/docs)`)
-for (const notice of notices) console.log(`  ${notice}`)
+if (role === 'all' || role === 'web') {
+  console.log(`  Web app:     http://${address === '127.0.0.1' && env.HOST !== '127.0.0.1' ? 'localhost' : address}:${env.PORT}/`)
+}
+if (role === 'all') console.log(`  Backend API: ${env.API_BASE_URL}/  (OpenAPI: ${env.API_BASE_URL}/docs)`)
+if (role === 'api') console.log(`  Backend API: ${apiAddress}/  (OpenAPI: ${apiAddress}/docs)`)
+if (role === 'worker') console.log(`  Job worker:  health at http://${localAddressOf(env.API_HOST)}:${env.WORKER_HEALTH_PORT}/healthz`)
+if (role === 'all') for (const notice of notices) console.log(`  ${notice}`)
 console.log('')

@@ -9,7 +9,8 @@ import { healthReport } from './modules/health/health'
  * WORKER_HEALTH_PORT set, it answers GET /healthz there, and nothing else.
  */
 async function main() {
-  const config = { ...loadConfig(), RUN_WORKER: true }
+  // The built-in administrator is the API processes' business too: a worker never sets its password.
+  const config = { ...loadConfig(), RUN_WORKER: true, ADMIN_PASSWORD: undefined }
   if (!config.DATABASE_URL || !/^postgres(ql)?:\/\//.test(config.DATABASE_URL)) {
     throw new Error(
       'A separate worker needs PostgreSQL (DATABASE_URL=postgres://…): the embedded database belongs to one process, which runs its jobs itself',

@@ -1,5 +1,3 @@
-import { Lexer, type Token } from 'marked'
-
 // The entities people actually type; any other named one stays as written (React shows it as text, harmlessly).
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -62,54 +60,3 @@ export function safeHref(href: string | null | undefined): string | null {
   // Control characters and spaces that a browser would strip before reading the scheme are not left in the attribute.
   return href.replace(/[\u0000-\u001F\u007F]/g, '').trim() || null
 }
-
-/** The words of Markdown without its markers: for excerpts and previews where formatting cannot be shown. */
-export function markdownToPlainText(source: string): string {
-  return collapse(textOf(Lexer.lex(source, { gfm: true, breaks: true })))
-}
-
-/**
- * At most `maxLength` characters of the Markdown's words, cut at a word boundary with an ellipsis, so a snippet never
- * shows "##" or a dangling "**".
- */
-export function markdownExcerpt(source: string, maxLength: number): string {
-  const text = markdownToPlainText(source)
-  if (text.length <= maxLength) return text
-  const cut = text.slice(0, maxLength)
-  const lastSpace = cut.lastIndexOf(' ')
-  return `${(lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
-}
-
-function textOf(tokens: Token[]): string {
-  return tokens
-    .map((token): string => {
-      switch (token.type) {
-        case 'space':
-        case 'def':
-        case 'hr':
-        case 'checkbox':
-          return ' '
-        case 'br':
-          return ' '
-        case 'html':
-          return ' '
-        case 'codespan':
-        case 'code':
-          return token.text
-        case 'image':
-          return decodeEntities(token.text)
-        case 'list':
-          return token.items.map((item: { tokens: Token[] }) => `${textOf(item.tokens)} `).join(' ')
-        case 'table':
-          return [token.header, ...token.rows].map((row: { tokens: Token[] }[]) => row.map((cell) => textOf(cell.tokens)).join(' ')).join(' ')
-        default:
-          if ('tokens' in token && Array.isArray(token.tokens) && token.tokens.length) return `${textOf(token.tokens)}${isBlock(token) ? ' ' : ''}`
-          return 'text' in token && typeof token.text === 'string' ? decodeEntities(token.text) : ''
-      }
-    })
-    .join('')
-}
-
-const isBlock = (token: Token) => ['heading', 'paragraph', 'blockquote'].includes(token.type)
-
-const collapse = (text: string) => text.replace(/\s+/g, ' ').trim()

@@ -52,6 +52,19 @@ export const SEED_ACCESS: Record<string, Access> = {
   'GET /admin/groups/:organization_id': 'admin',
 }
 
+/** Calls beyond SEED.md: sign-in, sessions, registration policy and invitations. */
+export const IDENTITY_ACCESS: Record<string, Access> = {
+  'POST /auth/login': 'public',
+  'POST /auth/refresh': 'user',
+  'POST /auth/logout': 'user',
+  'POST /auth/password': 'user',
+  'GET /auth/me': 'user',
+  'GET /auth/registration': 'public',
+  'GET /admin/invitations': 'admin',
+  'POST /admin/invitations': 'admin',
+  'DELETE /admin/invitations/:id': 'admin',
+}
+
 const RANK: Record<Access, number> = { public: 0, user: 1, editor: 2, admin: 3 }
 
 forEachStorage('access matrix', ({ server }) => {
@@ -64,7 +77,7 @@ forEachStorage('access matrix', ({ server }) => {
 
   it('serves every call of SEED.md §7 with the access it was designed for', () => {
     const registered = new Map(server().backend.routes.map((route) => [`${route.method} ${route.url}`, route.access]))
-    for (const [call, access] of Object.entries(SEED_ACCESS)) {
+    for (const [call, access] of Object.entries({ ...SEED_ACCESS, ...IDENTITY_ACCESS })) {
       expect(registered.has(call), `${call} is registered`).toBe(true)
       expect(registered.get(call), `${call} requires ${access}`).toBe(access)
     }
@@ -74,8 +87,10 @@ forEachStorage('access matrix', ({ server }) => {
     const failures: string[] = []
     for (const route of server().backend.routes) {
       const path = route.url.replace(/:[a-z_]+/g, '1')
-      for (const [name, caller] of Object.entries(callers)) {
+      for (const [name, shared] of Object.entries(callers)) {
         const role = name === 'anonymous' ? 0 : RANK[name as Access]
+        // Signing out ends the caller's session: sign out a session of its own, not the one the other calls use.
+        const caller = route.url === '/auth/logout' && name !== 'anonymous' ? { token: (await server().createUser(name as 'user')).token } : shared
         const hasBody = route.method !== 'GET' && route.method !== 'DELETE'
         const response = await server().call(path, { method: route.method, as: caller, ...(hasBody ? { body: {} } : {}) })
         const expected = route.access === 'public' || role >= RANK[route.access] ? 'allowed' : role === 0 ? 401 : 403
@@ -96,17 +111,20 @@ forEachStorage('access matrix', ({ server }) => {
     expect((await server().call('/who_am_i', { headers: { authorization: 'Basic abc' }, as: 'anonymous' })).status).toBe(401)
   })
 
-  it('signs in local accounts with one generic message for any mistake, and locks after repeated failures', async () => {
+  it('signs in local accounts with one generic message for any mistake, and refuses an address after repeated failures, known name or not', async () => {
     const wrongPassword = await server().call('/auth/login', { method: 'POST', body: { username: 'admin', password: 'wrong' }, as: 'anonymous' })
     const unknownUser = await server().call('/auth/login', { method: 'POST', body: { username: 'nobody-here', password: 'wrong' }, as: 'anonymous' })
     expect(wrongPassword.status).toBe(401)
     expect(unknownUser.body.message).toBe(wrongPassword.body.message)
 
     const victim = await server().createUser('user')
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await server().call('/auth/login', { method: 'POST', body: { username: victim.username, password: 'wrong' }, as: 'anonymous' })
+    for (const username of [victim.username, 'nobody-at-all']) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await server().call('/auth/login', { method: 'POST', body: { username, password: 'wrong' }, as: 'anonymous' })
+      }
+      const refused = await server().call('/auth/login', { method: 'POST', body: { username, password: 'wrong' }, as: 'anonymous' })
+      expect(refused.status).toBe(429)
+      expect(refused.body).toEqual({ success: false, error: 'Too Many Requests', message: 'Too many failed sign-in attempts; try again later' })
     }
-    const locked = await server().call('/auth/login', { method: 'POST', body: { username: victim.username, password: 'wrong' }, as: 'anonymous' })
-    expect(locked.status).toBe(429)
   })
 })

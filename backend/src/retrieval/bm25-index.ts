@@ -135,6 +135,8 @@ interface WeightedList {
   weight: number;
   /** The most this term can add to any chunk's score. */
   upperBound: number;
+  /** The term's bit in the per-chunk masks of pair words, 0 when no pair of the query has it. */
+  bit: number;
 }
 
 /** An adjacent pair of query words, scored by a lookup in each candidate's pairs. */
@@ -382,6 +384,8 @@ export class Bm25Index {
   private scores = new Float64Array(1024);
   /** Per-slot sums of pair bonuses during a search, valid for its candidates once their pairs are looked up. */
   private pairScores = new Float64Array(1024);
+  /** Per-slot bits of the pair words a chunk has, valid for the slots of the current search. */
+  private wordMasks = new Int32Array(1024);
   private epochs = new Float64Array(1024);
   private touched = new Int32Array(1024);
   private readonly freeSlots: number[] = [];
@@ -555,6 +559,7 @@ export class Bm25Index {
     this.lengths = grow(this.lengths);
     this.scores = grow(this.scores);
     this.pairScores = grow(this.pairScores);
+    this.wordMasks = new Int32Array(capacity);
     this.epochs = grow(this.epochs);
     this.touched = new Int32Array(capacity);
   }
@@ -650,23 +655,35 @@ export class Bm25Index {
       const arrays = this.arraysOf(postings);
       const weight = queryWeight * this.idfOf(postings.byChunk.size) * (this.k1 + 1);
       const upperBound = weight * arrays.maxImpact;
-      lists.push({ term: postings.term, slots: arrays.slots, impacts: arrays.impacts, weight, upperBound });
+      lists.push({ term: postings.term, slots: arrays.slots, impacts: arrays.impacts, weight, upperBound, bit: 0 });
       remainingBound += upperBound;
     }
     // Terms that can add the most come first, so that the k-th best score rises early.
     lists.sort((a, b) => b.upperBound - a.upperBound || (a.term < b.term ? -1 : 1));
-    // What pairs may add: to any chunk while not looked up; to a chunk not seen yet only while neither word's list is scanned.
-    let pairBound = 0;
+    // A chunk not seen yet may get a pair only while neither of its words' lists is scanned. Pair words get a bit
+    // each (31 at most; the others are always looked up), set in a chunk's mask when their list reaches it.
     const pairsLeavingAfter = new Float64Array(lists.length);
+    const pairMasks: { first: number; second: number }[] = [];
+    let unseenBound = remainingBound;
     if (pairs.length > 0) {
-      const position = new Map(lists.map((list, index) => [list.term, index]));
+      const byTerm = new Map(lists.map((list, index) => [list.term, index]));
+      let nextBit = 1;
+      const bitOf = (term: string) => {
+        const list = lists[byTerm.get(term) ?? -1];
+        if (list === undefined) return 0;
+        if (list.bit === 0 && nextBit !== 0) {
+          list.bit = nextBit;
+          nextBit = nextBit === 0x40000000 ? 0 : nextBit << 1;
+        }
+        return list.bit;
+      };
       for (const pair of pairs) {
-        const leaves = Math.min(position.get(pair.first) ?? 0, position.get(pair.second) ?? 0);
+        const leaves = Math.min(byTerm.get(pair.first) ?? 0, byTerm.get(pair.second) ?? 0);
         pairsLeavingAfter[leaves] = (pairsLeavingAfter[leaves] as number) + pair.weight;
-        pairBound += pair.weight;
+        unseenBound += pair.weight;
+        pairMasks.push({ first: bitOf(pair.first), second: bitOf(pair.second) });
       }
     }
-    let unseenBound = remainingBound + pairBound;
 
     const scores = this.scores;
     const epochs = this.epochs;
@@ -678,21 +695,42 @@ export class Bm25Index {
     let checkBelow = Infinity;
     const sampleSize = Math.max(limit * SAMPLE_FACTOR, MIN_SAMPLE);
     let sampledThreshold = -Infinity;
+    const masks = this.wordMasks;
+    let scannedBits = 0;
     while (next < lists.length) {
-      const { slots, impacts, weight, upperBound } = lists[next] as WeightedList;
+      const { slots, impacts, weight, upperBound, bit } = lists[next] as WeightedList;
       remainingBound -= upperBound;
       unseenBound -= upperBound + (pairsLeavingAfter[next] as number);
       next += 1;
-      for (let position = 0; position < slots.length; position += 1) {
-        const slot = slots[position] as number;
-        const contribution = weight * (impacts[position] as number);
-        if (epochs[slot] === epoch) {
-          scores[slot] += contribution;
-        } else {
-          epochs[slot] = epoch;
-          scores[slot] = contribution;
-          candidates[count] = slot;
-          count += 1;
+      if (pairs.length === 0) {
+        for (let position = 0; position < slots.length; position += 1) {
+          const slot = slots[position] as number;
+          const contribution = weight * (impacts[position] as number);
+          if (epochs[slot] === epoch) {
+            scores[slot] += contribution;
+          } else {
+            epochs[slot] = epoch;
+            scores[slot] = contribution;
+            candidates[count] = slot;
+            count += 1;
+          }
+        }
+      } else {
+        // The same, also recording which pair words each chunk has.
+        scannedBits |= bit;
+        for (let position = 0; position < slots.length; position += 1) {
+          const slot = slots[position] as number;
+          const contribution = weight * (impacts[position] as number);
+          if (epochs[slot] === epoch) {
+            scores[slot] += contribution;
+            masks[slot] |= bit;
+          } else {
+            epochs[slot] = epoch;
+            scores[slot] = contribution;
+            masks[slot] = bit;
+            candidates[count] = slot;
+            count += 1;
+          }
         }
       }
       // Strictly greater: a chunk not yet seen scores at most unseenBound, so it can neither pass nor tie.
@@ -719,15 +757,20 @@ export class Bm25Index {
     };
     let pairScores: Float64Array | undefined;
     if (pairs.length > 0) {
-      // A lower bound of the k-th best score (the sample's, or the exact one when every list was scanned), then the pairs.
-      const threshold = sampledThreshold === -Infinity ? kthBestScore(candidates, count, scores, limit, this.selection) : sampledThreshold;
-      filter(threshold, remainingBound + pairBound);
+      // Each candidate's pairs, looked up only where the mask does not already rule the pair out.
       pairScores = this.pairScores;
       for (let position = 0; position < count; position += 1) {
         const slot = candidates[position] as number;
-        const chunkPairs = (this.slotChunks[slot] as StoredChunk).pairs;
+        const absent = scannedBits & ~(masks[slot] as number);
+        let chunkPairs: Uint32Array | undefined;
         let sum = 0;
-        for (const { hash, weight } of pairs) if (hasPair(chunkPairs, hash)) sum += weight;
+        for (let index = 0; index < pairs.length; index += 1) {
+          const { first, second } = pairMasks[index] as { first: number; second: number };
+          if ((absent & first) !== 0 || (absent & second) !== 0) continue;
+          const { hash, weight } = pairs[index] as PairBonus;
+          chunkPairs ??= (this.slotChunks[slot] as StoredChunk).pairs;
+          if (hasPair(chunkPairs, hash)) sum += weight;
+        }
         pairScores[slot] = sum;
       }
       sampledThreshold = kthBestScore(candidates, count, scores, limit, this.selection, pairScores);

@@ -17,7 +17,11 @@ export interface VectorStore {
   readonly description: string
   /** Reads what the store needs before its first search (the in-process matrix). */
   load(): Promise<void>
-  /** The `limit` chunks nearest to `query` (cosine similarity as score), best first, equal scores by chunk id. */
+  /**
+   * The `limit` chunks nearest to `query` (cosine similarity as score), best first, equal scores by chunk id. Only
+   * chunks pointing the question's way (similarity above 0) are returned: at a right angle or beyond, a passage has
+   * nothing in common with the question.
+   */
   search(query: ArrayLike<number>, limit: number): Promise<VectorMatch[]>
   /** The stored vectors of these chunks (those that have one). */
   vectorsOf(chunkIds: number[]): Promise<Map<number, Float32Array>>
@@ -62,7 +66,7 @@ export async function openVectorStore(db: Database, options: VectorStoreOptions)
   return new PgvectorStore(db, model, enabled.schema, `vectors: pgvector ${enabled.version}, exact cosine in the database`)
 }
 
-class PgvectorStore implements VectorStore {
+export class PgvectorStore implements VectorStore {
   readonly kind = 'pgvector'
 
   constructor(
@@ -81,7 +85,7 @@ class PgvectorStore implements VectorStore {
     if (count === 0 || !hasLength(query)) return []
     const rows = await repository.nearestByPgvector(this.db, this.schema, this.model, toFloat32(query), count)
     // A stored vector of length zero has no angle to anything (pgvector gives NaN): it never matches.
-    return rows.filter((row) => Number.isFinite(row.score)).map((row) => ({ id: row.chunkId, score: row.score }))
+    return rows.filter((row) => Number.isFinite(row.score) && row.score > 0).map((row) => ({ id: row.chunkId, score: row.score }))
   }
 
   async vectorsOf(chunkIds: number[]): Promise<Map<number, Float32Array>> {
@@ -98,7 +102,7 @@ const READ_BATCH = 2000
  * search from the additions (`seq`, committed in order under the writers' lock) and from the chunks the index log
  * removed since (their vectors went with them).
  */
-class ExactVectorStore implements VectorStore {
+export class ExactVectorStore implements VectorStore {
   readonly kind = 'exact'
   private matrix = new VectorMatrix()
   private vectorSeq = 0
@@ -133,7 +137,7 @@ class ExactVectorStore implements VectorStore {
 
   async search(query: ArrayLike<number>, limit: number): Promise<VectorMatch[]> {
     await this.sync()
-    return this.matrix.search(toFloat32(query), limit)
+    return this.matrix.search(toFloat32(query), limit).filter((match) => match.score > 0)
   }
 
   async vectorsOf(chunkIds: number[]): Promise<Map<number, Float32Array>> {

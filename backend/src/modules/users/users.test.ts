@@ -23,7 +23,7 @@ const WRONG_VALUES: Record<string, fc.Arbitrary<unknown>> = {
 const REGISTRATION_FIELDS = ['username', 'email', 'firstName', 'lastName', 'cellphone', 'password', 'enabled', 'organizations']
 const EDIT_FIELDS = ['id', 'username', 'email', 'firstName', 'lastName', 'cellphone', 'password', 'group_id', 'organization_id', 'enabled']
 // Fields a body may leave out: the rest are required.
-const OPTIONAL_FIELDS = { register: ['cellphone', 'enabled'], edit: ['cellphone', 'password'] }
+const OPTIONAL_FIELDS = { register: ['cellphone', 'enabled', 'organizations'], edit: ['cellphone', 'password'] }
 
 for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
   describe(`users, organisations and groups on ${kind}`, async () => {
@@ -149,16 +149,19 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(session.body.user).toMatchObject({ role: 'user', organization_id: defaultOrganizationId })
       })
 
-      it('registers into the organisation chosen', async () => {
+      it('registers an outsider into the registration organisation, whichever the body names; an administrator into the one chosen', async () => {
         const organizationId = await createOrganization('Registration Org')
-        const person = await register({ organizations: [organizationId] })
-        const user = (await server.call(`/admin/users/${person.id}`)).body
+        const outsider = await register({ organizations: [organizationId] })
+        expect((await server.call(`/admin/users/${outsider.id}`)).body).toMatchObject({ organization_id: defaultOrganizationId, role: 'user' })
+        const chosen = await server.call('/users', { method: 'POST', body: newPerson({ organizations: [organizationId] }), as: 'admin' })
+        expect(chosen.status).toBe(200)
+        const user = (await server.call(`/admin/users/${chosen.body.id}`)).body
         expect(user).toMatchObject({ organization_id: organizationId, organization_name: 'Registration Org', group_id: await groupOf(organizationId, 'user') })
       })
 
-      it('refuses an organisation that does not exist, naming organizations', async () => {
+      it('refuses an administrator an organisation that does not exist, naming organizations', async () => {
         const before = await countUsers()
-        const response = await server.call('/users', { method: 'POST', body: newPerson({ organizations: [999999] }), as: 'anonymous' })
+        const response = await server.call('/users', { method: 'POST', body: newPerson({ organizations: [999999] }), as: 'admin' })
         expect(response.status).toBe(400)
         expect(response.body.details).toEqual([{ field: 'organizations', message: 'No organisation with id 999999' }])
         expect(await countUsers()).toBe(before)
@@ -172,9 +175,9 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         }
       })
 
-      it('refuses an organisation without a group for users', async () => {
+      it('refuses an administrator an organisation without a group for users', async () => {
         const organizationId = await createOrganization('No Users Group', { withGroups: false })
-        const response = await server.call('/users', { method: 'POST', body: newPerson({ organizations: [organizationId] }), as: 'anonymous' })
+        const response = await server.call('/users', { method: 'POST', body: newPerson({ organizations: [organizationId] }), as: 'admin' })
         expect(response.status).toBe(400)
         expect(response.body.details[0].field).toBe('organizations')
       })
@@ -431,7 +434,7 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
 
       it("shows an administrator of any organisation every organisation's users", async () => {
         const organizationId = await createOrganization('Admin Elsewhere Org')
-        const outsider = await register({ organizations: [organizationId] })
+        const outsider = (await server.call('/users', { method: 'POST', body: newPerson({ organizations: [organizationId] }), as: 'admin' })).body
         const insider = await register()
         const foreignAdmin = await server.createUser('admin', { organizationId })
         const response = await server.call('/admin/users?limit=500', { as: { token: foreignAdmin.token } })

@@ -1,0 +1,172 @@
+import { Lexer, type Token, type Tokens } from 'marked'
+import { decodeEntities, safeHref } from './markdown-text'
+
+/**
+ * Markdown parsed into plain data: a tree of the few kinds of element a reader sees, with text already decoded and
+ * link addresses already checked. It travels as loader data, so a page can show Markdown without shipping the parser
+ * to the browser, and it has no way to carry HTML: raw HTML in the content becomes a `raw` node shown as text.
+ */
+export type MarkdownNode = string | MarkdownElement
+
+export type MarkdownElement =
+  | { type: 'heading'; depth: number; children: MarkdownNode[] }
+  | { type: 'paragraph' | 'blockquote' | 'strong' | 'emphasis' | 'deleted'; children: MarkdownNode[] }
+  | { type: 'list'; ordered: boolean; start?: number; children: MarkdownElement[] }
+  | { type: 'item'; checked?: boolean; children: MarkdownNode[] }
+  | { type: 'code' | 'inline-code' | 'raw'; text: string }
+  | { type: 'rule' | 'break' }
+  | { type: 'link'; href: string | null; title?: string; children: MarkdownNode[] }
+  | { type: 'table'; label: string; align: Array<'left' | 'center' | 'right' | null>; head: MarkdownNode[][]; rows: MarkdownNode[][][] }
+
+export interface MarkdownDocument {
+  children: MarkdownNode[]
+}
+
+// GitHub-flavoured, and a single line break stays a line break: answers and agent output are often plain text.
+const LEX_OPTIONS = { gfm: true, breaks: true } as const
+
+/** Parses Markdown with marked into a MarkdownDocument. */
+export function toMarkdownDocument(source: string): MarkdownDocument {
+  return { children: blocks(Lexer.lex(source, LEX_OPTIONS)) }
+}
+
+function blocks(tokens: Token[]): MarkdownNode[] {
+  return tokens.flatMap(block)
+}
+
+function block(token: Token): MarkdownNode[] {
+  switch (token.type) {
+    case 'heading': {
+      const heading = token as Tokens.Heading
+      return [{ type: 'heading', depth: heading.depth, children: inline(heading.tokens) }]
+    }
+    case 'paragraph':
+      return [{ type: 'paragraph', children: inline((token as Tokens.Paragraph).tokens) }]
+    case 'text': {
+      // A tight list item's text: inline content without a paragraph around it.
+      const text = token as Tokens.Text
+      return text.tokens ? inline(text.tokens) : [decodeEntities(text.text)]
+    }
+    case 'blockquote':
+      return [{ type: 'blockquote', children: blocks((token as Tokens.Blockquote).tokens) }]
+    case 'list': {
+      const list = token as Tokens.List
+      const items = list.items.map((item): MarkdownElement => ({
+        type: 'item',
+        ...(item.task ? { checked: Boolean(item.checked) } : {}),
+        children: blocks(item.tokens.filter((child) => child.type !== 'checkbox')),
+      }))
+      const start = list.ordered && typeof list.start === 'number' && list.start !== 1 ? { start: list.start } : {}
+      return [{ type: 'list', ordered: list.ordered, ...start, children: items }]
+    }
+    case 'code':
+      return [{ type: 'code', text: (token as Tokens.Code).text }]
+    case 'table': {
+      const table = token as Tokens.Table
+      return [
+        {
+          type: 'table',
+          label: `Table: ${table.header.map((cell) => decodeEntities(cell.text)).join(', ')}`.slice(0, 200),
+          align: table.align.map((align) => align ?? null),
+          head: table.header.map((cell) => inline(cell.tokens)),
+          rows: table.rows.map((row) => row.map((cell) => inline(cell.tokens))),
+        },
+      ]
+    }
+    case 'hr':
+      return [{ type: 'rule' }]
+    case 'html': {
+      // Shown as the text it is; comments, which nobody reads, are left out.
+      const html = (token as Tokens.HTML).text.replace(/<!--[\s\S]*?(-->|$)/g, '').trim()
+      return html ? [{ type: 'raw', text: html }] : []
+    }
+    case 'space':
+    case 'def':
+      return []
+    default:
+      return unknown(token)
+  }
+}
+
+function inline(tokens: Token[] | undefined, isInLink = false): MarkdownNode[] {
+  return (tokens ?? []).flatMap((token) => span(token, isInLink))
+}
+
+function span(token: Token, isInLink: boolean): MarkdownNode[] {
+  switch (token.type) {
+    case 'text': {
+      const text = token as Tokens.Text
+      return text.tokens?.length ? inline(text.tokens, isInLink) : [decodeEntities(text.text)]
+    }
+    case 'escape':
+      return [decodeEntities((token as Tokens.Escape).text)]
+    case 'strong':
+    case 'em':
+    case 'del': {
+      const type = token.type === 'strong' ? 'strong' : token.type === 'em' ? 'emphasis' : 'deleted'
+      return [{ type, children: inline((token as Tokens.Strong).tokens, isInLink) }]
+    }
+    case 'codespan':
+      return [{ type: 'inline-code', text: (token as Tokens.Codespan).text }]
+    case 'br':
+      return [{ type: 'break' }]
+    case 'link': {
+      const link = token as Tokens.Link
+      const children = inline(link.tokens, true)
+      // A link inside a link, or one to an unsafe address, keeps only its words.
+      const href = isInLink ? null : safeHref(link.href)
+      return href ? [{ type: 'link', href, ...(link.title ? { title: link.title } : {}), children }] : children
+    }
+    case 'image': {
+      // Pictures are offered as links rather than loaded: content from the web should not make readers' browsers
+      // fetch from other sites.
+      const image = token as Tokens.Image
+      const label = `[Image: ${decodeEntities(image.text) || 'untitled'}]`
+      const href = isInLink ? null : safeHref(image.href)
+      return href ? [{ type: 'link', href, children: [label] }] : [label]
+    }
+    case 'html': {
+      const html = (token as Tokens.Tag).text
+      if (/^<br\s*\/?>$/i.test(html)) return [{ type: 'break' }]
+      if (html.startsWith('<!--')) return []
+      return [html]
+    }
+    default:
+      return unknown(token)
+  }
+}
+
+/** Tokens of a kind we do not know (a marked extension): keep their words rather than lose them. */
+function unknown(token: Token): MarkdownNode[] {
+  if ('tokens' in token && Array.isArray(token.tokens)) return inline(token.tokens as Token[])
+  return 'text' in token && typeof token.text === 'string' ? [decodeEntities(token.text)] : []
+}
+
+/** The words of Markdown without its markers: for excerpts and previews where formatting cannot be shown. */
+export function markdownToPlainText(source: string): string {
+  return textOf(toMarkdownDocument(source).children).replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * At most `maxLength` characters of the Markdown's words, cut at a word boundary with an ellipsis, so a snippet never
+ * shows "##" or a dangling "**".
+ */
+export function markdownExcerpt(source: string, maxLength: number): string {
+  const text = markdownToPlainText(source)
+  if (text.length <= maxLength) return text
+  const cut = text.slice(0, maxLength)
+  const lastSpace = cut.lastIndexOf(' ')
+  return `${(lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
+}
+
+const BLOCKS = new Set(['heading', 'paragraph', 'blockquote', 'list', 'item', 'code', 'raw', 'rule', 'table', 'break'])
+
+function textOf(nodes: MarkdownNode[]): string {
+  return nodes
+    .map((node) => {
+      if (typeof node === 'string') return node
+      const words = 'text' in node ? node.text : node.type === 'table' ? [node.head, ...node.rows].flat().map(textOf).join(' ') : 'children' in node ? textOf(node.children) : ''
+      return BLOCKS.has(node.type) ? ` ${words} ` : words
+    })
+    .join('')
+}
