@@ -50,7 +50,7 @@ if (values.postgres) {
 
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIRECTORY, '..', 'backend', 'src', 'main.ts')], {
   env: {
-    PATH: process.env.PATH,
+    PATH: process.env.PATH ?? '',
     NODE_ENV: 'production',
     API_KEY,
     API_PORT: '0',

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { AskAnswer } from '../../contracts/ask'
 import { FavoriteSaved, LogChanged } from '../../contracts/query-logs'
 import { BotInfo, WhoAmI } from '../../contracts/settings'
+import { toMarkdownDocument } from '~/components/markdown/markdown-document'
 import { callApi, callApiForFile, type ApiSession } from './api.server'
 import { QUESTION_MAX_LENGTH } from './ask-limits'
 
@@ -10,8 +11,13 @@ export function askQuestion(session: ApiSession, command: string, timezone?: str
   return callApi('/ask_qa', { session, method: 'POST', body: { command, timezone }, schema: AskAnswer })
 }
 
-export function getAnswer(session: ApiSession, taskId: string) {
-  return callApi('/ask_qa_answer', { session, method: 'POST', body: { task_id: taskId }, schema: AskAnswer })
+/**
+ * An answer, with its text also parsed as Markdown (`result_document`): the Ask page renders that, so the parser runs
+ * here on the server and never ships to the browser (the page's script budget, ADR 041).
+ */
+export async function getAnswer(session: ApiSession, taskId: string) {
+  const answer = await callApi('/ask_qa_answer', { session, method: 'POST', body: { task_id: taskId }, schema: AskAnswer })
+  return { ...answer, result_document: answer.result ? toMarkdownDocument(answer.result) : null }
 }
 
 export function getWhoAmI(session: ApiSession) {

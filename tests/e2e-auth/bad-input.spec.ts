@@ -56,7 +56,7 @@ const routeIdOf = (file: string) => `routes/${file.replace(/\.tsx?$/, '')}`
 interface Body {
   kind: string
   contentType?: string
-  data: string | Buffer
+  data: string
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -167,7 +167,8 @@ async function send(file: string, body: Body, asData: boolean): Promise<Outcome>
       ...(body.contentType === undefined ? {} : { 'content-type': body.contentType }),
       ...(route.signedIn ? { cookie: await adminCookie() } : {}),
     },
-    body: typeof body.data === 'string' && body.contentType === undefined ? new Blob([body.data]) : body.data,
+    // A Blob without a type: fetch adds no content type of its own.
+    body: body.contentType === undefined ? new Blob([body.data]) : body.data,
   })
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() }
 }

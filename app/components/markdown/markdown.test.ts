@@ -1,12 +1,14 @@
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'
-import { decodeEntities, markdownExcerpt, markdownToPlainText, safeHref } from './markdown-text'
+import { markdownExcerpt, markdownToPlainText, toMarkdownDocument } from './markdown-document'
+import { decodeEntities, safeHref } from './markdown-text'
 
 // The vanilla-extract file needs the bundler's plugin; class names do not matter here.
 vi.mock('./markdown.css', () => ({ markdown: 'markdown', codeBlock: 'code-block', tableScroll: 'table-scroll', rawHtml: 'raw-html', citation: 'citation' }))
 
 const { Markdown } = await import('./markdown')
+const { MarkdownView } = await import('./markdown-view')
 
 const render = (source: string, props: Record<string, unknown> = {}) => renderToStaticMarkup(createElement(Markdown, { source, ...props }))
 
@@ -73,6 +75,28 @@ describe('Markdown', () => {
   it('shows code as code, escaped', () => {
     expect(render('```\n<b>x</b> **y**\n```')).toContain('<pre class="code-block"><code>&lt;b&gt;x&lt;/b&gt; **y**</code></pre>')
     expect(render('Use `a && b` here')).toContain('<code>a &amp;&amp; b</code>')
+  })
+})
+
+describe('MarkdownView', () => {
+  const view = (document: unknown, props: Record<string, unknown> = {}) => renderToStaticMarkup(createElement(MarkdownView, { document: document as never, ...props }))
+
+  it('renders a document that travelled as JSON (loader data) the same as the text it came from', () => {
+    const source = '## Steps\n\n1. Open **Articles** [1]\n2. Choose `Add`\n\n| A | B |\n|---|---|\n| x | [y](https://example.org) |'
+    const travelled = JSON.parse(JSON.stringify(toMarkdownDocument(source)))
+    const citation = (n: number) => ({ href: `#source-${n}` })
+    expect(view(travelled, { citation })).toBe(render(source, { citation }))
+  })
+
+  it('checks link addresses again and ignores kinds of element it does not know', () => {
+    const html = view({
+      children: [
+        { type: 'paragraph', children: [{ type: 'link', href: 'javascript:alert(1)', children: ['click'] }] },
+        { type: 'script', text: 'alert(1)' },
+        { type: 'raw', text: '<img src=x onerror=alert(1)>' },
+      ],
+    })
+    expect(html).toBe('<div class="markdown"><p>click</p><p class="raw-html">&lt;img src=x onerror=alert(1)&gt;</p></div>')
   })
 })
 

@@ -3,7 +3,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { Markdown } from '~/components/markdown/markdown'
+import { MarkdownView } from '~/components/markdown/markdown-view'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
@@ -203,8 +203,8 @@ export default function AskRoute() {
           <h2>Answer</h2>
           {answer.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
           {answer.success ? (
-            <Markdown
-              source={answer.result ?? ''}
+            <MarkdownView
+              document={answer.result_document ?? { children: [] }}
               headingLevel={3}
               citation={(n) => {
                 const source = answer.source_list[n - 1]

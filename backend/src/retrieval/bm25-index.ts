@@ -21,6 +21,8 @@ export interface Bm25Parameters {
    * two words' weights (query weight × idf). 0 (the default) is plain BM25.
    */
   proximityWeight?: number;
+  /** The same for a query that asks a question (`Query.isQuestion`); defaults to `proximityWeight`. */
+  questionProximityWeight?: number;
 }
 
 /** Anserini's BM25 defaults: what a `Bm25Index` uses unless given others (no proximity). */
@@ -31,7 +33,7 @@ export const defaultBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k
  * train split only (bench/tune.ts; bench/README.md), the proximity weight on the SciFact train split and
  * squad-dev-even together (ADR 075).
  */
-export const knowledgeBaseBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 1.2, b: 0.5, proximityWeight: 0.5 });
+export const knowledgeBaseBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 1.2, b: 0.5, proximityWeight: 0.25, questionProximityWeight: 0.5 });
 
 /**
  * How many times each occurrence of an article title's terms counts in every chunk of the article: a
@@ -372,6 +374,7 @@ export class Bm25Index {
   private readonly k1: number;
   private readonly b: number;
   private readonly proximityWeight: number;
+  private readonly questionProximityWeight: number;
   private readonly expansion: Readonly<QueryExpansionOptions> | false;
   private readonly postings = new Map<string, Postings>();
   private readonly chunks = new Map<number, StoredChunk>();
@@ -397,7 +400,10 @@ export class Bm25Index {
     if (!Number.isFinite(parameters.k1) || parameters.k1 < 0) throw new RangeError('BM25 k1 must be a non-negative number');
     if (!Number.isFinite(parameters.b) || parameters.b < 0 || parameters.b > 1) throw new RangeError('BM25 b must be between 0 and 1');
     const proximityWeight = parameters.proximityWeight ?? 0;
-    if (!Number.isFinite(proximityWeight) || proximityWeight < 0) throw new RangeError('BM25 proximityWeight must be a non-negative number');
+    const questionProximityWeight = parameters.questionProximityWeight ?? proximityWeight;
+    for (const weight of [proximityWeight, questionProximityWeight]) {
+      if (!Number.isFinite(weight) || weight < 0) throw new RangeError('BM25 proximity weights must be non-negative numbers');
+    }
     if (expansion && !(expansion.originalQueryWeight > 0 && expansion.originalQueryWeight <= 1)) {
       throw new RangeError('originalQueryWeight must be in (0, 1]');
     }
@@ -406,6 +412,7 @@ export class Bm25Index {
     this.k1 = parameters.k1;
     this.b = parameters.b;
     this.proximityWeight = proximityWeight;
+    this.questionProximityWeight = questionProximityWeight;
     this.expansion = expansion;
   }
 
@@ -529,8 +536,9 @@ export class Bm25Index {
   }
 
   /** The query's adjacent pairs whose two words are both indexed, with what each adds (none without proximity). */
-  private pairBonuses(query: { pairs: readonly string[] }, question: WeightedTerm[]): PairBonus[] {
-    if (this.proximityWeight <= 0 || query.pairs.length === 0) return [];
+  private pairBonuses(query: { pairs: readonly string[]; isQuestion: boolean }, question: WeightedTerm[]): PairBonus[] {
+    const proximityWeight = query.isQuestion ? this.questionProximityWeight : this.proximityWeight;
+    if (proximityWeight <= 0 || query.pairs.length === 0) return [];
     const weights = new Map(question.map(({ postings, weight }) => [postings.term, weight * this.idfOf(postings.byChunk.size)]));
     const bonuses: PairBonus[] = [];
     for (const pair of query.pairs) {
@@ -538,7 +546,7 @@ export class Bm25Index {
       const first = weights.get(pair.slice(0, space));
       const second = weights.get(pair.slice(space + 1));
       if (first === undefined || second === undefined) continue;
-      const weight = this.proximityWeight * Math.min(first, second);
+      const weight = proximityWeight * Math.min(first, second);
       if (weight > 0) bonuses.push({ first: pair.slice(0, space), second: pair.slice(space + 1), hash: hashPair(pair), weight });
     }
     return bonuses;

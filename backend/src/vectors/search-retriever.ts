@@ -30,8 +30,12 @@ export interface SearchRetrieverOptions {
   onVectorFailure?: (error: unknown) => void
 }
 
-/** How many passages each list offers to fusion and MMR: a few times what is asked, within bounds. */
-export const candidateDepth = (limit: number) => Math.min(100, Math.max(20, 4 * limit))
+/**
+ * How many passages each list offers to fusion and MMR. Fixed (unless more are asked for), so a passage's fused
+ * score, which min-max normalisation makes depend on the lists, does not change with num_sources_k.
+ */
+export const CANDIDATE_DEPTH = 50
+export const candidateDepth = (limit: number) => Math.max(CANDIDATE_DEPTH, limit)
 
 /**
  * Finds passages as Bot settings' search_type says (ADR 086):

@@ -33,6 +33,27 @@ forEachStorage('settings, bot info and the workflow graph', ({ server }) => {
     expect((await server().call('/admin/bot_setting')).body).toEqual(before.body)
   })
 
+  it('refuses a search type that needs embeddings when none are configured, saying why', async () => {
+    const before = await server().call('/admin/bot_setting')
+    expect(before.body).toMatchObject({ search_type: 'keyword', hybrid_fusion: 'weighted', hybrid_keyword_weight: 0.5, hybrid_vector_weight: 0.5, mmr_lambda: 0.7 })
+    for (const searchType of ['vector', 'hybrid', 'mmr']) {
+      const refused = await server().call('/admin/bot_setting', { method: 'PUT', body: { search_type: searchType, bot_language: 'French' } })
+      expect(refused.status).toBe(400)
+      expect(refused.body.details[0].field).toBe('search_type')
+      expect(refused.body.message).toBe(
+        `${searchType} search compares embeddings, and no embeddings model is configured: set EMBEDDINGS_MODEL (with EMBEDDINGS_BASE_URL, or LLM_BASE_URL) for the backend, or choose keyword search`,
+      )
+    }
+    expect((await server().call('/admin/bot_setting')).body).toEqual(before.body)
+    // Keyword search takes any threshold (BM25 scores have no upper bound), and the fusion settings can be prepared.
+    const keyword = await server().call('/admin/bot_setting', { method: 'PUT', body: { search_type: 'keyword', score_threshold: '2.5', hybrid_fusion: 'rrf', mmr_lambda: '0.3' } })
+    expect(keyword.status).toBe(200)
+    expect(keyword.body).toMatchObject({ search_type: 'keyword', score_threshold: 2.5, hybrid_fusion: 'rrf', mmr_lambda: 0.3 })
+    const check = await server().call('/admin/check_embeddings')
+    expect(check.body.embeddings).toMatchObject({ status: 'off', model: null, message: 'No embeddings model is configured (EMBEDDINGS_MODEL): search is by keyword only' })
+    await server().call('/admin/bot_setting', { method: 'PUT', body: { score_threshold: 0, hybrid_fusion: 'weighted', mmr_lambda: 0.7 } })
+  })
+
   it('reads and updates agent settings, refusing an agent that uses an unknown tool', async () => {
     const current = await server().call('/admin/agent_setting')
     expect(current.body).toMatchObject({ max_iteration: 0, toggle_debug: false })
