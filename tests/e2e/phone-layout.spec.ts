@@ -93,14 +93,14 @@ test.describe('Markdown where people read', () => {
     await expect(page).toHaveURL(/\/articles\/drafts/)
 
     // The draft's own page previews it as readers will see it.
-    await page.getByRole('row').filter({ hasText: title }).getByRole('link', { name: title }).click()
+    await page.getByRole('row').filter({ hasText: title }).getByRole('link', { name: title, exact: true }).click()
     const preview = page.getByRole('region', { name: 'Preview' })
     await expectRenderedMarkdown(page, preview, word)
 
     await page.goto('/articles/drafts')
     await page.getByRole('row').filter({ hasText: title }).getByRole('button', { name: 'Publish' }).click()
     await expect(page.getByText(/Published 1 of 1 drafts/)).toBeVisible({ timeout: 30_000 })
-    await page.getByRole('list', { name: 'Published articles' }).getByRole('link', { name: title }).click()
+    await page.getByRole('list', { name: 'Published articles' }).getByRole('link', { name: title, exact: true }).click()
     const article = page.getByRole('article', { name: title })
     await expectRenderedMarkdown(page, article, word)
     expect(await pageWidth(page), 'a long address wraps instead of widening the page').toBeLessThanOrEqual(PHONE.width + 1)

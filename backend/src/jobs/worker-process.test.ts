@@ -22,7 +22,7 @@ interface Process {
 function startProcess(name: string, entry: 'main' | 'worker', environment: Record<string, string>): Process {
   const child = spawn(process.execPath, ['--import', 'tsx', `backend/src/${entry}.ts`], {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', ...environment },
+    env: { PATH: process.env.PATH ?? '', ...environment } as unknown as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const announcement = entry === 'main' ? /listening on (http:\/\/[^\s]+)/ : /healthz on (http:\/\/[^\s,)]+)/

@@ -1,10 +1,13 @@
 import { analyzeSentences } from './chunker';
-import { normalize, tokenize } from './text';
+import { pairTerm, parseQuery, type AnswerType } from './query';
+import { normalize, tokenize, tokenizeWithWords } from './text';
 
 export interface AnswerSource {
   articleId: number;
   title: string;
   text: string;
+  /** The passage's retrieval score, when known: a better-ranked passage's sentences are preferred by that much more. */
+  score?: number;
 }
 
 export interface ExtractiveAnswer {
@@ -16,30 +19,85 @@ export interface ExtractiveAnswer {
 }
 
 export interface ExtractiveAnswerOptions {
-  /** Maximum number of sentences in the answer (default 3). */
+  /** Maximum number of sentences in the answer (default 2). */
   maxSentences?: number;
-  /** Minimum share of the question's weight the best sentence must cover (default 0.3). */
+  /** Minimum share of the question's weight the chosen sentence must cover (default 0.2). */
   minCoverage?: number;
+  /**
+   * Minimum share of the question's weight the chosen sentence's passage (its text and its article's title) must
+   * cover (default 2.5 × minCoverage). Below either, the evidence does not answer the question: null.
+   */
+  minSourceCoverage?: number;
+  /** A further sentence must cover at least this share of the question's weight that the chosen ones miss (default 0.1). */
+  minFreshCoverage?: number;
+  /** …and score within this margin of the best sentence (default 0.2). */
+  maxScoreGap?: number;
 }
 
-const DEFAULT_MAX_SENTENCES = 3;
-const DEFAULT_MIN_COVERAGE = 0.3;
-/** Bonus for the best-ranked source, decaying with rank. */
-const SOURCE_RANK_BONUS = 0.04;
-/** Bonus for the first sentence of a source, decaying with position. */
-const SENTENCE_POSITION_BONUS = 0.02;
-/** Share of a sentence's already-covered weight that still counts after the first pick. */
-const REDUNDANT_WEIGHT_SHARE = 0.25;
+/** The answerer's defaults, chosen on squad-dev-even with four held-out folds (bench/tune.ts, ADR 076). */
+export const defaultExtractiveAnswerOptions: Readonly<Required<Omit<ExtractiveAnswerOptions, 'minSourceCoverage'>>> = Object.freeze({
+  maxSentences: 2,
+  minCoverage: 0.2,
+  minFreshCoverage: 0.1,
+  maxScoreGap: 0.2,
+});
+
+/** minSourceCoverage unless given: the passage must cover this many times what the sentence must. */
+const SOURCE_COVERAGE_FACTOR = 2.5;
+/**
+ * A question word that is also in the passage's title weighs this much in choosing among the passage's sentences:
+ * the title already says what the whole article is about, so a sentence repeating it is not more on the point.
+ */
+const TITLE_TERM_DISCOUNT = 0.3;
+/** Exponent of the within-passages rarity of a question word: a word every candidate sentence has tells none apart. */
+const LOCAL_RARITY_EXPONENT = 0.5;
+/** Weight of the passage's retrieval score (relative to the best) in a sentence's score. */
+const SOURCE_SCORE_WEIGHT = 0.5;
+/** Without scores, the passage's rank: this much for the first, half for the second, … */
+const SOURCE_RANK_WEIGHT = 0.2;
+/** Per adjacent pair of question words found adjacent in the sentence (at most three count). */
+const PAIR_BONUS = 0.05;
+const MAX_PAIRS = 3;
+/** Penalty for a sentence with no number when the question asks for a number, a year or a date. */
+const ANSWER_TYPE_PENALTY = 0.3;
+/** Penalty per e-fold of length above LENGTH_REFERENCE words (a bonus below): of two equal sentences, the shorter. */
+const LENGTH_PENALTY = 0.1;
+const LENGTH_REFERENCE = 20;
+
+const YEAR = /\b(?:1\d{3}|20\d{2})s?\b/;
+const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/;
+const NUMBER_WORDS =
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|once|twice)\b/;
+const CENTURY = /\bcentur/;
+
+/** Whether a sentence holds the kind of answer the question asks for; undefined when that cannot be told from the words. */
+function hasAnswerType(type: AnswerType | undefined, normalizedSentence: string): boolean | undefined {
+  switch (type) {
+    case 'number':
+      return NUMBER_WORDS.test(normalizedSentence);
+    case 'year':
+      return YEAR.test(normalizedSentence);
+    case 'date':
+      return YEAR.test(normalizedSentence) || MONTH.test(normalizedSentence) || CENTURY.test(normalizedSentence) || /\d/.test(normalizedSentence);
+    default:
+      // Persons and places are not told apart from other words reliably across subjects (roles, products, teams).
+      return undefined;
+  }
+}
 
 interface Candidate {
   text: string;
   sourceIndex: number;
   sentenceIndex: number;
+  words: number;
   /** Question terms the sentence contains. */
   terms: Set<string>;
-  /** Share of the question's weight covered by the sentence. */
+  /** Adjacent question word pairs the sentence contains. */
+  pairs: number;
+  typeMatch: boolean | undefined;
+  /** Share of the question's weight the sentence covers (corpus weights only). */
   coverage: number;
-  bonus: number;
+  score: number;
 }
 
 function termWeight(weightOf: (term: string) => number, term: string): number {
@@ -47,14 +105,25 @@ function termWeight(weightOf: (term: string) => number, term: string): number {
   return Number.isFinite(weight) && weight > 0 ? weight : 0;
 }
 
+function countWords(text: string): number {
+  let count = 0;
+  for (const word of text.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(word)) count += 1;
+  return count;
+}
+
 /**
- * Builds an extractive answer from ranked sources: the sentences (at most
- * `maxSentences`) that best cover the question's stems, weighted by `weightOf`
- * (typically the index's idf), with a small preference for earlier sources and
- * sentences and a penalty for sentences that only repeat already covered terms.
- * Sentences are copied verbatim (after Markdown stripping) and cited with
- * "[n]". Returns null when the best sentence covers less than `minCoverage` of
- * the question's weight, so the caller can answer "not found".
+ * Builds a short extractive answer from ranked sources: the one sentence that best answers the question, and a
+ * second (up to `maxSentences`) only when it covers question words the first misses and scores nearly as well.
+ *
+ * A sentence's score is the share of the question's weight it covers (`weightOf`, typically the index's idf,
+ * where a word no passage has weighs the most; words of the passage's title and words every candidate has weigh
+ * less), plus a preference for better-ranked passages, for sentences that keep the question's word pairs and,
+ * when the question asks for a number, year or date, for sentences that have one, and minus a little per length.
+ * Sentences are copied verbatim (after Markdown stripping) and cited with "[n]".
+ *
+ * Returns null, so that the caller answers "not found", when the chosen sentence covers less than `minCoverage`
+ * of the question's weight or its passage less than `minSourceCoverage`: the passages are then about something
+ * else than what was asked (a question about the swimming pool's refunds meets the shop's refund policy).
  */
 export function composeExtractiveAnswer(
   question: string,
@@ -62,25 +131,39 @@ export function composeExtractiveAnswer(
   weightOf: (term: string) => number,
   options: ExtractiveAnswerOptions = {},
 ): ExtractiveAnswer | null {
-  const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? DEFAULT_MAX_SENTENCES));
-  const minCoverage = options.minCoverage ?? DEFAULT_MIN_COVERAGE;
+  const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? defaultExtractiveAnswerOptions.maxSentences));
+  const minCoverage = options.minCoverage ?? defaultExtractiveAnswerOptions.minCoverage;
+  const minSourceCoverage = options.minSourceCoverage ?? SOURCE_COVERAGE_FACTOR * minCoverage;
+  const minFreshCoverage = options.minFreshCoverage ?? defaultExtractiveAnswerOptions.minFreshCoverage;
+  const maxScoreGap = options.maxScoreGap ?? defaultExtractiveAnswerOptions.maxScoreGap;
 
-  const questionTerms = [...new Set(tokenize(question))];
-  if (questionTerms.length === 0) return null;
+  const query = parseQuery(question);
+  const questionTerms = [...query.terms].filter(([, weight]) => weight > 0);
+  if (questionTerms.length === 0 || sources.length === 0) return null;
   const weights = new Map<string, number>();
   let totalWeight = 0;
-  for (const term of questionTerms) {
-    const weight = termWeight(weightOf, term);
+  for (const [term, queryWeight] of questionTerms) {
+    const weight = queryWeight * termWeight(weightOf, term);
     weights.set(term, weight);
     totalWeight += weight;
   }
   if (totalWeight <= 0) {
     // No informative weights: fall back to counting terms.
-    for (const term of questionTerms) weights.set(term, 1);
+    for (const [term] of questionTerms) weights.set(term, 1);
     totalWeight = questionTerms.length;
   }
+  const questionPairs = new Set(query.pairs);
 
-  const candidates: Candidate[] = [];
+  // Every sentence of every source, once; the question terms each has.
+  interface Sentence {
+    text: string;
+    sourceIndex: number;
+    sentenceIndex: number;
+    terms: Set<string>;
+    pairs: number;
+  }
+  const sentences: Sentence[] = [];
+  const titleTerms = sources.map((source) => new Set(tokenize(source.title)));
   const seen = new Set<string>();
   sources.forEach((source, sourceIndex) => {
     let sentenceIndex = -1;
@@ -90,69 +173,81 @@ export function composeExtractiveAnswer(
       if (sentence.kind === 'heading') continue;
       const key = normalize(sentence.text).replace(/\s+/g, ' ');
       if (seen.has(key)) continue;
-      const stems = new Set(tokenize(sentence.text));
-      const terms = new Set<string>();
-      let covered = 0;
-      for (const term of questionTerms) {
-        if (stems.has(term)) {
-          terms.add(term);
-          covered += weights.get(term) ?? 0;
-        }
-      }
-      if (terms.size === 0) continue;
       seen.add(key);
-      candidates.push({
-        text: sentence.text,
-        sourceIndex,
-        sentenceIndex,
-        terms,
-        coverage: covered / totalWeight,
-        bonus: SOURCE_RANK_BONUS / (1 + sourceIndex) + SENTENCE_POSITION_BONUS / (1 + sentenceIndex),
-      });
+      const { terms: stems, words } = tokenizeWithWords(sentence.text);
+      const terms = new Set<string>();
+      for (const term of stems) if (weights.has(term)) terms.add(term);
+      let pairs = 0;
+      for (let position = 1; position < words.length && pairs < MAX_PAIRS; position += 1) {
+        if (questionPairs.has(pairTerm(words[position - 1] as string, words[position] as string))) pairs += 1;
+      }
+      sentences.push({ text: sentence.text, sourceIndex, sentenceIndex, terms, pairs });
     }
   });
-  if (candidates.length === 0) return null;
+  const matching = sentences.filter((sentence) => sentence.terms.size > 0);
+  if (matching.length === 0) return null;
 
-  let first = candidates[0] as Candidate;
-  for (const candidate of candidates) {
-    if (candidate.coverage + candidate.bonus > first.coverage + first.bonus) first = candidate;
-  }
-  const bestCoverage = Math.max(...candidates.map((candidate) => candidate.coverage));
-  if (bestCoverage < minCoverage) return null;
+  // How many sentences have each question term: the rarer among them, the more it tells them apart.
+  const sentencesWith = new Map<string, number>();
+  for (const sentence of matching) for (const term of sentence.terms) sentencesWith.set(term, (sentencesWith.get(term) ?? 0) + 1);
+  const localRarity = (term: string) =>
+    Math.pow(Math.log(1 + sentences.length / Math.max(1, sentencesWith.get(term) ?? 0)) / Math.log(1 + sentences.length), LOCAL_RARITY_EXPONENT);
+
+  const bestSourceScore = Math.max(0, ...sources.map((source) => source.score ?? 0));
+  const hasScores = bestSourceScore > 0 && sources.every((source) => typeof source.score === 'number');
+  const candidates: Candidate[] = matching.map((sentence) => {
+    const title = titleTerms[sentence.sourceIndex] as Set<string>;
+    let relevant = 0;
+    let relevantTotal = 0;
+    let covered = 0;
+    for (const [term, weight] of weights) {
+      const discounted = weight * (title.has(term) ? TITLE_TERM_DISCOUNT : 1) * localRarity(term);
+      relevantTotal += discounted;
+      if (sentence.terms.has(term)) {
+        relevant += discounted;
+        covered += weight;
+      }
+    }
+    const words = countWords(sentence.text);
+    const typeMatch = hasAnswerType(query.answerType, normalize(sentence.text));
+    const source = sources[sentence.sourceIndex] as AnswerSource;
+    const prior = hasScores ? (SOURCE_SCORE_WEIGHT * (source.score as number)) / bestSourceScore : SOURCE_RANK_WEIGHT / (1 + sentence.sourceIndex);
+    const score =
+      (relevantTotal > 0 ? relevant / relevantTotal : 0) +
+      prior +
+      PAIR_BONUS * sentence.pairs -
+      (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
+      LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
+    return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score };
+  });
+
+  // Best score first; ties go to the earlier source, then the earlier sentence.
+  candidates.sort((a, b) => b.score - a.score || a.sourceIndex - b.sourceIndex || a.sentenceIndex - b.sentenceIndex);
+  const first = candidates[0] as Candidate;
+  if (first.coverage < minCoverage) return null;
+  const source = sources[first.sourceIndex] as AnswerSource;
+  const sourceTerms = new Set(tokenize(`${source.title}\n${source.text}`));
+  let sourceCovered = 0;
+  for (const [term, weight] of weights) if (sourceTerms.has(term)) sourceCovered += weight;
+  if (sourceCovered / totalWeight < minSourceCoverage) return null;
 
   const chosen: Candidate[] = [first];
   const covered = new Set(first.terms);
-  const remaining = new Set(candidates.filter((candidate) => candidate !== first));
-  while (chosen.length < maxSentences && remaining.size > 0) {
-    let pick: Candidate | null = null;
-    let pickScore = -Infinity;
-    for (const candidate of remaining) {
-      let fresh = 0;
-      let repeated = 0;
-      for (const term of candidate.terms) {
-        const weight = (weights.get(term) ?? 0) / totalWeight;
-        if (covered.has(term)) repeated += weight;
-        else fresh += weight;
-      }
-      // A further sentence must add a new question term or be strongly on topic by itself.
-      if (fresh <= 0 && candidate.coverage < Math.max(minCoverage, 0.5 * bestCoverage)) continue;
-      const score = fresh + REDUNDANT_WEIGHT_SHARE * repeated + candidate.bonus;
-      if (score > pickScore) {
-        pick = candidate;
-        pickScore = score;
-      }
-    }
-    if (pick === null) break;
-    chosen.push(pick);
-    remaining.delete(pick);
-    for (const term of pick.terms) covered.add(term);
+  for (const candidate of candidates.slice(1)) {
+    if (chosen.length >= maxSentences || first.score - candidate.score > maxScoreGap) break;
+    let fresh = 0;
+    for (const term of candidate.terms) if (!covered.has(term)) fresh += (weights.get(term) ?? 0) / totalWeight;
+    // A further sentence must bear on the question where the chosen ones do not.
+    if (fresh < minFreshCoverage) continue;
+    chosen.push(candidate);
+    for (const term of candidate.terms) covered.add(term);
   }
 
   chosen.sort((a, b) => a.sourceIndex - b.sourceIndex || a.sentenceIndex - b.sentenceIndex);
-  const sentences = chosen.map(({ text, sourceIndex }) => ({ text, sourceIndex }));
+  const answer = chosen.map(({ text, sourceIndex }) => ({ text, sourceIndex }));
   return {
-    text: sentences.map(({ text, sourceIndex }) => `${text} [${sourceIndex + 1}]`).join(' '),
-    citedSourceIndexes: [...new Set(sentences.map(({ sourceIndex }) => sourceIndex))].sort((a, b) => a - b),
-    sentences,
+    text: answer.map(({ text, sourceIndex }) => `${text} [${sourceIndex + 1}]`).join(' '),
+    citedSourceIndexes: [...new Set(answer.map(({ sourceIndex }) => sourceIndex))].sort((a, b) => a - b),
+    sentences: answer,
   };
 }

@@ -40,6 +40,9 @@ export function isPairTerm(term: string): boolean {
   return term.includes(' ');
 }
 
+/** E-mail addresses and web addresses. */
+const CONTACT_DETAILS = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/\S+|\bwww\.\S+/g;
+
 const QUESTION_OPENERS: ReadonlySet<string> = new Set([
   'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how',
   'is', 'are', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'should', 'would', 'will', 'shall', 'may',
@@ -86,7 +89,8 @@ function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefine
  */
 export function parseQuery(text: string, options: QueryParsingOptions = {}): Query {
   const answerTypeWeight = options.answerTypeWordWeight ?? ANSWER_TYPE_WORD_WEIGHT;
-  const normalized = normalize(text);
+  // Contact details a user adds ("my email is x@y.z, how do I …") are not what they ask about.
+  const normalized = normalize(text).replace(CONTACT_DETAILS, ' ');
   const words = normalized.match(/[a-z0-9]+/g) ?? [];
   const isQuestion = /\?\s*$/.test(text) || QUESTION_OPENERS.has(words[0] ?? '');
 
