@@ -82,6 +82,8 @@ export default defineConfig({
         OIDC_REDIRECT_URI: `${WEB}/auth/callback`,
         OIDC_ISSUER: OIDC,
         OIDC_AUDIENCE: CLIENT_ID,
+        // Single sign-on turns registration off by default; the local-account specs register, so it is opened here.
+        REGISTRATION_POLICY: 'open',
       },
     },
   ],

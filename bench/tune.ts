@@ -148,13 +148,16 @@ if (stages.has('questions') && squad) {
 if (stages.has('answers') && squad) {
   console.log(`\nstage answers (${squad.name}, four folds: each holds a quarter of the articles out of the knowledge base)`)
   const folds = heldOutFolds(squad, 4)
-  const grid: [string, ExtractiveAnswerOptions][] = [['current defaults', {}]]
+  const grid: [string, ExtractiveAnswerOptions][] = [['defaults', {}]]
   if (!values.quick) {
-    for (const minCoverage of [0.4, 0.5, 0.6]) {
-      for (const minRareCoverage of [0.5, 0.6, 0.7]) {
-        grid.push([`minCoverage ${minCoverage}, minRareCoverage ${minRareCoverage}`, { minCoverage, minRareCoverage }])
+    for (const minCoverage of [0.15, 0.2, 0.3]) {
+      for (const minSourceCoverage of [0.4, 0.5, 0.6]) {
+        for (const maxScoreGap of [0, 0.1, 0.2, 0.3]) {
+          grid.push([`minCoverage ${minCoverage}, minSourceCoverage ${minSourceCoverage}, maxScoreGap ${maxScoreGap}`, { minCoverage, minSourceCoverage, maxScoreGap }])
+        }
       }
     }
+    for (const minFreshCoverage of [0.05, 0.2]) grid.push([`minFreshCoverage ${minFreshCoverage}`, { minFreshCoverage }])
   }
   const describe = (figures: AnswerFigures) =>
     `contains gold ${(100 * figures.containsGoldShare).toFixed(1)}% at ${figures.meanWords.toFixed(1)} words, ` +

@@ -33,6 +33,11 @@ export class CitationList {
     return this.sources.length
   }
 
+  /** Forgets the sources first cited after the list had `size` of them: a part that failed is taken back. */
+  rollback(size: number): void {
+    for (const source of this.sources.splice(Math.max(0, size))) this.numbers.delete(source.metadata.id)
+  }
+
   numberOf(chunkId: number): number | undefined {
     return this.numbers.get(chunkId)
   }
