@@ -11,6 +11,8 @@ import { addMissingHeaders, createNonce, isHttpsRequest, securityHeaders } from 
 // scripts/web-server.mjs sets these headers on every answer that does not carry them already (files, downloads,
 // its own refusals) with the nonce it passed in the load context; exported here so it uses this same code.
 export { createNonce, securityHeaders } from '~/utils/security-headers'
+// And it runs every request with the browser's address, which backend calls name (client-address.server.ts).
+export { runWithClientAddress } from '~/utils/client-address.server'
 
 const ABORT_DELAY = 5_000
 

@@ -2,20 +2,23 @@
  * Retrieval quality and speed of the product next to peers on any BEIR-format dataset.
  *
  *   npm run eval -- --dataset ../shared/datasets/scifact [--split test|train] [--json FILE] [--postgres URL] [--no-peers]
+ *                   [--answer-folds 4] [--limit N]
  *
  * The product is measured through its real code: every document is published into an in-memory PGlite database
  * with the real migrations (article row + KnowledgeService.indexArticle in one transaction), then ranked by
- * KnowledgeService.search. Results go to bench/results/eval-<dataset>-<split>.{md,svg}.
+ * KnowledgeService.search. For datasets whose queries carry gold answers (SQuAD style), the extractive answers
+ * are scored too, with the knowledge base whole and with a quarter of its articles held out in turn (their
+ * questions should get the not-found answer). Results go to bench/results/eval-<dataset>-<split>.{md,svg}.
  */
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { composeExtractiveAnswer } from '../backend/src/retrieval/extractive-answer'
+import { defaultExtractiveAnswerOptions } from '../backend/src/retrieval/extractive-answer'
 import { defaultQueryExpansion, knowledgeBaseBm25Parameters, TITLE_WEIGHT } from '../backend/src/retrieval/bm25-index'
-import { containsGoldAnswer, countWords } from './lib/answer-scoring'
-import { loadBeirDataset, type BeirDataset } from './lib/beir-dataset'
+import { ANSWER_SOURCES, AnswerTally, answerText, articleOf, articlesOfQuery, heldOutFolds, type AnswerFigures } from './lib/answer-evaluation'
+import { loadBeirDataset, type BeirDataset, type BenchmarkQuery } from './lib/beir-dataset'
 import { createComparisonChart, renderSvg } from './lib/charts'
 import { scoreRun, type RetrievalScores } from './lib/metrics'
 import { createPeerEngines, type SearchEngine } from './lib/peer-engines'
@@ -25,8 +28,6 @@ import { describeMachine, formatMarkdownTable, formatNumber, log } from './lib/r
 
 const loadAtStart = loadavg().map((value) => value.toFixed(1)).join(' / ')
 const RESULTS_DIRECTORY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results')
-/** Sources the ask endpoint composes an answer from (bot setting num_sources_k's default). */
-const ANSWER_SOURCES = 4
 /** Each engine is timed for at least this long and this many queries (cycling through the queries). */
 const MIN_TIMING_SECONDS = 3
 const MIN_TIMED_QUERIES = 30
@@ -43,10 +44,11 @@ interface EngineResult {
 }
 
 interface AnswerResult {
-  queries: number
-  answered: number
-  containingGold: number
-  meanWords: number
+  /** Every article in the knowledge base. */
+  whole: AnswerFigures
+  /** Each fold of articles held out in turn; undefined when there are no folds. */
+  heldOut: AnswerFigures | undefined
+  folds: number
 }
 
 function readOptions() {
@@ -57,13 +59,25 @@ function readOptions() {
       json: { type: 'string' },
       postgres: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? BENCH_POSTGRES_URL },
       'no-peers': { type: 'boolean', default: false },
+      'answer-folds': { type: 'string', default: '4' },
+      limit: { type: 'string' },
     },
   })
-  if (!values.dataset) {
-    console.error('Usage: npm run eval -- --dataset DIR [--split test|train] [--json FILE] [--postgres URL] [--no-peers]')
+  const answerFolds = Number(values['answer-folds'])
+  const limit = values.limit === undefined ? undefined : Number(values.limit)
+  if (!values.dataset || !Number.isInteger(answerFolds) || answerFolds < 0 || (limit !== undefined && !(Number.isInteger(limit) && limit > 0))) {
+    console.error('Usage: npm run eval -- --dataset DIR [--split test|train] [--json FILE] [--postgres URL] [--no-peers] [--answer-folds N (0: none)] [--limit QUERIES]')
     process.exit(2)
   }
-  return { dataset: values.dataset, split: values.split as string, json: values.json, postgresUrl: values.postgres as string, hasPeers: !values['no-peers'] }
+  return {
+    dataset: values.dataset,
+    split: values.split as string,
+    json: values.json,
+    postgresUrl: values.postgres as string,
+    hasPeers: !values['no-peers'],
+    answerFolds,
+    limit,
+  }
 }
 
 /** Ranks every query to depth 100 for the quality metrics. */
@@ -99,28 +113,64 @@ async function measureEngine(engine: SearchEngine, dataset: BeirDataset, isProdu
   return { name: engine.name, configuration: engine.configuration, isProduct, scores, queriesPerSecond: speed.wall, queriesPerCpuSecond, indexSeconds }
 }
 
-/** The ask path's answerer on the top chunks, for SQuAD-style queries that carry gold answers. */
-async function scoreAnswers(base: ProductKnowledgeBase, dataset: BeirDataset): Promise<AnswerResult | undefined> {
-  const queries = dataset.queries.filter((query) => query.answers && query.answers.length > 0)
-  if (queries.length === 0) return undefined
-  let answered = 0
-  let containingGold = 0
-  let words = 0
-  for (const query of queries) {
-    const chunks = await base.knowledge.search(query.text, ANSWER_SOURCES)
-    const answer = composeExtractiveAnswer(
-      query.text,
-      chunks.map((chunk) => ({ articleId: chunk.articleId, title: chunk.title, text: chunk.text })),
-      base.knowledge.termWeight,
-    )
-    if (!answer) continue
-    answered += 1
-    // Citation markers are ours, not the answer's words.
-    const text = answer.sentences.map((sentence) => sentence.text).join(' ')
-    words += countWords(text)
-    if (containsGoldAnswer(text, query.answers ?? [])) containingGold += 1
+/** The ask path's answer to one question: KnowledgeService.search, then the extractive answer; null for not-found. */
+async function answerQuestion(base: ProductKnowledgeBase, question: string): Promise<string | null> {
+  const chunks = await base.knowledge.search(question, ANSWER_SOURCES)
+  return answerText(
+    question,
+    chunks.map((chunk) => ({ articleId: chunk.articleId, title: chunk.title, text: chunk.text, score: chunk.score })),
+    base.knowledge.termWeight,
+    defaultExtractiveAnswerOptions,
+  )
+}
+
+/**
+ * The answer figures for SQuAD-style queries (with gold answers): with every article in the knowledge base, then
+ * with each fold of articles unpublished in turn (KnowledgeService.unindexArticle, then indexArticle again, as
+ * unpublishing and publishing do), asking every question each time.
+ */
+async function scoreAnswers(base: ProductKnowledgeBase, dataset: BeirDataset, foldCount: number): Promise<AnswerResult | undefined> {
+  const questions = dataset.queries.filter((query) => query.answers && query.answers.length > 0)
+  if (questions.length === 0) return undefined
+  const whole = new AnswerTally()
+  for (const query of questions) whole.addAnswerable(query, await answerQuestion(base, query.text))
+  log(`  answers, whole knowledge base: ${describeAnswers(whole.figures())}`)
+  if (foldCount === 0) return { whole: whole.figures(), heldOut: undefined, folds: 0 }
+
+  const documentsById = new Map(dataset.corpus.map((document) => [document.id, document]))
+  const articleIdOf = new Map([...base.documentIdOf].map(([articleId, documentId]) => [documentId, articleId]))
+  const articlesOf = new Map<BenchmarkQuery, Set<string>>(questions.map((query) => [query, articlesOfQuery(dataset, query, documentsById)]))
+  const heldOut = new AnswerTally()
+  const folds = heldOutFolds(dataset, foldCount)
+  for (const [position, fold] of folds.entries()) {
+    const held = new Set(fold)
+    const documents = dataset.corpus.filter((document) => held.has(articleOf(document)))
+    await base.db.transaction(async (tx) => {
+      for (const document of documents) await base.knowledge.unindexArticle(tx, articleIdOf.get(document.id) as number)
+    })
+    for (const query of questions) {
+      const answer = await answerQuestion(base, query.text)
+      if ([...(articlesOf.get(query) ?? [])].some((article) => held.has(article))) heldOut.addHeldOut(answer)
+      else heldOut.addAnswerable(query, answer)
+    }
+    await base.db.transaction(async (tx) => {
+      for (const document of documents) {
+        await base.knowledge.indexArticle(tx, { id: articleIdOf.get(document.id) as number, title: document.title, content: document.text })
+      }
+    })
+    log(`  answers, fold ${position + 1} of ${folds.length} held out (${fold.length} articles, ${documents.length} documents): ${describeAnswers(heldOut.figures())} so far`)
   }
-  return { queries: queries.length, answered, containingGold, meanWords: answered === 0 ? 0 : words / answered }
+  return { whole: whole.figures(), heldOut: heldOut.figures(), folds: folds.length }
+}
+
+const percent = (share: number) => `${(100 * share).toFixed(1)}%`
+
+function describeAnswers(figures: AnswerFigures): string {
+  const heldOut = figures.heldOut > 0 ? `; held-out questions answered not-found ${percent(figures.heldOutNotFoundShare)} (${figures.heldOutNotFound} of ${figures.heldOut})` : ''
+  return (
+    `${percent(figures.containsGoldShare)} contain a gold answer (${figures.containingGold} of ${figures.answerable}) at ${figures.meanWords.toFixed(1)} words on average, ` +
+    `${percent(1 - figures.answered / Math.max(1, figures.answerable))} not-found${heldOut}`
+  )
 }
 
 function writeReport(dataset: BeirDataset, results: EngineResult[], ingestion: ProductKnowledgeBase['ingestion'], answers: AnswerResult | undefined, notes: string[]): string {
@@ -153,10 +203,27 @@ function writeReport(dataset: BeirDataset, results: EngineResult[], ingestion: P
     '',
   ]
   if (answers) {
+    const row = (label: string, figures: AnswerFigures) => [
+      label,
+      `${figures.answerable}`,
+      `**${percent(figures.containsGoldShare)}**`,
+      `**${figures.meanWords.toFixed(1)}**`,
+      percent(1 - figures.answered / Math.max(1, figures.answerable)),
+      figures.heldOut > 0 ? `${figures.heldOut}` : '–',
+      figures.heldOut > 0 ? `**${percent(figures.heldOutNotFoundShare)}**` : '–',
+    ]
     lines.push(
-      `Extractive answers (composeExtractiveAnswer on the top ${ANSWER_SOURCES} chunks of KnowledgeService.search, as /ask_qa does): ` +
-        `${answers.answered} of ${answers.queries} questions answered; **${((100 * answers.containingGold) / answers.queries).toFixed(1)}%** of all questions ` +
-        `have an answer containing a gold answer (SQuAD normalisation); mean answer length ${answers.meanWords.toFixed(1)} words.`,
+      `Extractive answers (composeExtractiveAnswer on the top ${ANSWER_SOURCES} chunks of KnowledgeService.search, as /ask_qa does; ` +
+        `options ${JSON.stringify(defaultExtractiveAnswerOptions)}). "Contains gold": the answer contains a gold answer after SQuAD normalisation, ` +
+        'a not-found answer counting as a miss; words: mean length of the answers given, citation markers left out. ' +
+        (answers.heldOut
+          ? `Held out: the articles are split into ${answers.folds} folds (round-robin in corpus order) and each fold is unpublished in turn; its questions should get the not-found answer, the others are asked of the rest.`
+          : ''),
+      '',
+      formatMarkdownTable(
+        ['knowledge base', 'answerable questions', 'contains gold', 'mean words', 'not-found (answerable)', 'held-out questions', 'not-found (held out)'],
+        [row('every article', answers.whole), ...(answers.heldOut ? [row(`a fold held out, ${answers.folds} folds`, answers.heldOut)] : [])],
+      ),
       '',
     )
   }
@@ -168,6 +235,13 @@ function writeReport(dataset: BeirDataset, results: EngineResult[], ingestion: P
 async function main(): Promise<void> {
   const options = readOptions()
   const dataset = await loadBeirDataset(options.dataset, options.split)
+  if (options.limit !== undefined && options.limit < dataset.queries.length) {
+    // Every n-th query, for quick runs while iterating: figures then cover a sample, and say so.
+    const step = dataset.queries.length / options.limit
+    dataset.queries = Array.from({ length: options.limit }, (_, position) => dataset.queries[Math.floor(position * step)] as BenchmarkQuery)
+    const kept = new Set(dataset.queries.map((query) => query.id))
+    for (const queryId of [...dataset.qrels.keys()]) if (!kept.has(queryId)) dataset.qrels.delete(queryId)
+  }
   log(`${dataset.name} ${dataset.split}: ${dataset.queries.length} judged queries, ${dataset.corpus.length} documents`)
   const notes: string[] = []
 
@@ -183,8 +257,7 @@ async function main(): Promise<void> {
     const productIndex = await createProductIndexEngine(base)
     results.push(await measureEngine(productIndex, dataset, true, (performance.now() - indexStarted) / 1000))
 
-    const answers = await scoreAnswers(base, dataset)
-    if (answers) log(`  answers: ${answers.containingGold}/${answers.queries} contain a gold answer, ${answers.meanWords.toFixed(1)} words on average`)
+    const answers = await scoreAnswers(base, dataset, options.answerFolds)
 
     if (options.hasPeers) {
       for (const engine of createPeerEngines()) {

@@ -33,7 +33,7 @@ const { createReadableStreamFromReadable, createRequestHandler, installGlobals, 
 const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(pathToFileURL(buildPath).href)
 installGlobals({ nativeFetch: build.future.v3_singleFetch })
-const { createNonce, securityHeaders } = build.entry.module
+const { createNonce, runWithClientAddress, securityHeaders } = build.entry.module
 const handleRemixRequest = createRequestHandler(build, process.env.NODE_ENV)
 
 /** Single sign-on sends forms on to the provider (sign-in, sign-out): the policy allows that one origin too. */
@@ -46,6 +46,7 @@ const formActionOrigins = (() => {
   }
 })()
 
+/** For HSTS only (browsers ignore it over plain HTTP): the connection, or what a proxy in front says. */
 const isHttps = (req) => req.secure || (req.get('x-forwarded-proto') ?? '').split(',')[0].trim().toLowerCase() === 'https'
 
 /** The security headers for this request, with the nonce its page's inline scripts carry. */
@@ -101,8 +102,22 @@ function refuse(req, res, status, message) {
     )
 }
 
+/**
+ * TRUST_PROXY: which proxies in front may tell the browser's address and scheme (X-Forwarded-For, -Proto): unset or
+ * false (none: the address is the connection's), true (any), a number of hops, or addresses and subnets (for example
+ * `loopback` or `10.0.0.0/8`), as Express reads it.
+ */
+function trustProxySetting(value) {
+  const text = String(value ?? '').trim()
+  if (!text || /^(false|0)$/i.test(text)) return false
+  if (/^true$/i.test(text)) return true
+  if (/^\d+$/.test(text)) return Number(text)
+  return text
+}
+
 const app = express()
 app.disable('x-powered-by')
+app.set('trust proxy', trustProxySetting(process.env.TRUST_PROXY))
 app.use(compression())
 const staticHeaders = (res) => setSecurityHeaders(res.req, res)
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y', setHeaders: staticHeaders }))
@@ -161,7 +176,8 @@ async function sendAnswer(res, answer, wanted) {
 app.all('*', async (req, res, next) => {
   try {
     const wanted = headersFor(req, res)
-    const answer = await handleRemixRequest(toFetchRequest(req, res), { cspNonce: res.locals.cspNonce })
+    // The backend throttles sign-ins per browser: its calls for this request name the browser's address.
+    const answer = await runWithClientAddress(req.ip, () => handleRemixRequest(toFetchRequest(req, res), { cspNonce: res.locals.cspNonce }))
     await sendAnswer(res, answer, wanted)
   } catch (error) {
     next(error)

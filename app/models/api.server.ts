@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { ErrorBody } from '../../contracts/common'
+import { clientAddressHeader } from '~/utils/client-address.server'
 import { getEnv } from '~/utils/env.server'
 
 /**
@@ -75,6 +76,7 @@ async function send<Schema extends z.ZodType>(path: string, options: RequestOpti
       method: options.method ?? 'GET',
       headers: {
         apikey: env.API_KEY,
+        ...clientAddressHeader(),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -109,6 +111,7 @@ export async function callApiForFile(path: string, options: { method?: 'GET' | '
       method: options.method ?? 'GET',
       headers: {
         apikey: env.API_KEY,
+        ...clientAddressHeader(),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       },

@@ -1,6 +1,7 @@
 import { ErrorBody } from '../../contracts/common'
 import { IngestLimits, IngestProgress, UPLOAD_FIELDS, YoutubeImported, type CrawlBody } from '../../contracts/ingest'
 import { ApiError, callApi, type ApiSession } from './api.server'
+import { clientAddressHeader } from '~/utils/client-address.server'
 import { getEnv } from '~/utils/env.server'
 
 export function getIngestLimits(session: ApiSession) {
@@ -44,7 +45,7 @@ async function sendRaw(session: ApiSession, path: string, init: { method: 'GET' 
   try {
     response = await fetch(new URL(path, env.API_BASE_URL), {
       method: init.method,
-      headers: { apikey: env.API_KEY, authorization: `Bearer ${session.token}` },
+      headers: { apikey: env.API_KEY, ...clientAddressHeader(), authorization: `Bearer ${session.token}` },
       body: init.body,
       signal: AbortSignal.timeout(env.API_TIMEOUT_MS),
     })

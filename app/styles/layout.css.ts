@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css'
+import { globalStyle, style } from '@vanilla-extract/css'
 import { layers, vars } from './theme.css'
 
 // Below this width the tabs fold into a menu (app/components/dashboard-nav.tsx) and the page keeps narrower margins.
@@ -103,6 +103,9 @@ export const card = style({
   minWidth: 0,
   '@media': { [WIDE]: { padding: '1.25rem', marginBottom: '1.25rem' } },
 })
+
+// The card's padding is its top margin: a heading opening the card adds none of its own.
+globalStyle(`${card} > :first-child`, { marginTop: 0 })
 
 export const toolbar = style({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'center', marginBottom: '1rem' })
 

@@ -5,7 +5,7 @@ import { Authenticator } from 'remix-auth'
 import { OAuth2RequestError, OAuth2Strategy } from 'remix-auth-oauth2'
 import { SignInAnswer } from '../../contracts/identity'
 import { ApiError, callApi, type ApiSession } from '~/models/api.server'
-import { getCurrentUser, refreshLocalToken, signInLocal } from '~/models/identity.server'
+import { getCurrentUser, refreshLocalToken, signInLocal, signOutAtBackend } from '~/models/identity.server'
 import { getEnv, isCookieSecure, isSingleSignOnEnabled } from './env.server'
 import { mayOpen, refusedRoleMessage, type Role } from './roles'
 import { getSession, sessionStorage, type AuthSession, type Toast } from './session.server'
@@ -529,10 +529,13 @@ export async function signOut(request: Request): Promise<Response> {
   const env = getEnv()
   const auth = (await getSession(request)).get('auth')
   const headers = { 'Set-Cookie': await endSession({ message: 'You are signed out.' }) }
-  if (auth?.kind === 'oidc' && isSingleSignOnEnabled(env)) {
+  // The backend ends the session too, so the token is refused from now on even where a copy of it survives.
+  // Best effort: an expired or already refused token has no session left to end.
+  const current = auth ? await latestOf(auth) : undefined
+  if (current) await signOutAtBackend(current.token).catch(() => undefined)
+  if (current?.kind === 'oidc' && isSingleSignOnEnabled(env)) {
     const oidc = await getOidc().catch(() => undefined)
     if (oidc) {
-      const current = await latestOf(auth)
       if (current.refreshToken && oidc.metadata.revocation_endpoint) {
         // Best effort, briefly: the provider's end-session below ends the grant as well.
         await Promise.race([oidc.strategy.revokeToken(current.refreshToken), new Promise((resolve) => setTimeout(resolve, 3000))]).catch(() => undefined)

@@ -7,6 +7,8 @@ import { migrate } from './db/migrate'
 import { loadDemoContentOnce } from './demo/demo-content'
 import { JobQueue } from './jobs/job-queue'
 import { agentsRoutes } from './modules/agents/agents.routes'
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes'
+import { ApiKeysService } from './modules/api-keys/api-keys.service'
 import { AgentsService } from './modules/agents/agents.service'
 import { articlesRoutes } from './modules/articles/articles.routes'
 import { ArticlesService } from './modules/articles/articles.service'
@@ -23,6 +25,8 @@ import { IdentityService, identityOptionsFrom } from './modules/identity/identit
 import { ingestRoutes } from './modules/ingest/ingest.routes'
 import { createIngestService, type IngestOverrides } from './modules/ingest/ingest.service'
 import { KnowledgeService } from './modules/knowledge/knowledge.service'
+import { organizationsRoutes } from './modules/organizations/organizations.routes'
+import { OrganizationsService } from './modules/organizations/organizations.service'
 import { queryLogsRoutes } from './modules/query-logs/query-logs.routes'
 import { QueryLogsService } from './modules/query-logs/query-logs.service'
 import { settingsRoutes } from './modules/settings/settings.routes'
@@ -89,6 +93,8 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     const ingest = createIngestService(db, jobs, config, options.ingest)
     const identity = new IdentityService(db, identityOptionsFrom(config))
     const users = new UsersService(db, identity, registrationOptionsFrom(config))
+    const organizations = new OrganizationsService(db)
+    const apiKeys = new ApiKeysService(db)
     if (config.ADMIN_PASSWORD) {
       await identity.ensureAdministrator({ username: config.ADMIN_USERNAME, email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })
     }
@@ -115,7 +121,7 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     // Security headers first: every later hook's refusal carries them.
     await registerSecurityHeaders(app)
     registerErrorHandling(app)
-    registerApiKey(app, config.API_KEY)
+    registerApiKey(app, config.API_KEY, apiKeys)
     registerAccess(app, identity, { apiKey: config.API_KEY })
     // Per-route limits only (sign-in, registration); counted per client address in this process's memory.
     await app.register(rateLimit, { global: false })
@@ -135,6 +141,8 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     await app.register(settingsRoutes(settings))
     await app.register(templatesRoutes(templates))
     await app.register(usersRoutes(users, { registrationsPerHour: config.REGISTRATION_RATE_LIMIT }))
+    await app.register(organizationsRoutes(organizations))
+    await app.register(apiKeysRoutes(apiKeys))
     await app.register(documentsRoutes(documents))
     await app.register(ingestRoutes(ingest))
     await app.ready()

@@ -28,7 +28,7 @@ export function createPostgresEngine(url: string): SearchEngine {
   let isConnected = false
   return {
     name: 'PostgreSQL ts_rank_cd',
-    configuration: "PostgreSQL 15 'english' config: setweight(title,'A') || setweight(text,'B'), GIN index, OR of plainto_tsquery lexemes, ORDER BY ts_rank_cd",
+    configuration: "PostgreSQL 15 'english' config: setweight(title,'A') || setweight(text,'B'), GIN index, OR of plainto_tsquery lexemes (a question of stopwords only: no results), ORDER BY ts_rank_cd",
     async index(corpus) {
       await client.connect()
       isConnected = true
@@ -49,10 +49,11 @@ export function createPostgresEngine(url: string): SearchEngine {
       await client.query(`ANALYZE documents`)
     },
     async search(query, limit) {
+      // A question made only of stopwords gives the empty text, which to_tsquery reads as the empty query (it
+      // matches nothing): no special case, and never the quoted empty lexeme '' that is a tsquery syntax error.
       const result = await client.query<{ id: string }>(
-        `WITH q AS (SELECT replace(plainto_tsquery('english', $1)::text, ' & ', ' | ') AS text)
-         SELECT d.id FROM documents d, q, to_tsquery('english', CASE WHEN q.text = '' THEN '''''' ELSE q.text END) query
-          WHERE d.search @@ query ORDER BY ts_rank_cd(d.search, query) DESC, d.id LIMIT $2`,
+        `WITH q AS (SELECT to_tsquery('english', replace(plainto_tsquery('english', $1)::text, ' & ', ' | ')) AS query)
+         SELECT d.id FROM documents d, q WHERE d.search @@ q.query ORDER BY ts_rank_cd(d.search, q.query) DESC, d.id LIMIT $2`,
         [query, limit],
       )
       return result.rows.map((row) => row.id)

@@ -4,7 +4,7 @@ import { articlesRepository } from '../../backend/src/modules/articles/articles.
 import { knowledgeRepository } from '../../backend/src/modules/knowledge/knowledge.repository'
 import { KnowledgeService } from '../../backend/src/modules/knowledge/knowledge.service'
 import { Bm25Index, knowledgeBaseBm25Parameters } from '../../backend/src/retrieval/bm25-index'
-import { tokenize } from '../../backend/src/retrieval/text'
+import { parseQuery } from '../../backend/src/retrieval/query'
 import type { CorpusDocument } from './beir-dataset'
 import type { SearchEngine } from './peer-engines'
 
@@ -100,11 +100,11 @@ export async function createProductIndexEngine(base: ProductKnowledgeBase): Prom
   for (const chunk of await knowledgeRepository.allIndexedChunks(base.db)) index.add(chunk)
   return {
     name: 'knowledge-base (Bm25Index in memory)',
-    configuration: 'this product: the Bm25Index rebuilt from the chunks table; tokenize + Bm25Index.search only',
+    configuration: 'this product: the Bm25Index rebuilt from the chunks table; parseQuery + Bm25Index.search only',
     async index() {},
     async search(query, limit) {
       return rankArticles(
-        index.search(tokenize(query), limit * CHUNKS_PER_DOCUMENT).map((hit) => hit.articleId),
+        index.search(parseQuery(query), limit * CHUNKS_PER_DOCUMENT).map((hit) => hit.articleId),
         base.documentIdOf,
         limit,
       )

@@ -1,16 +1,14 @@
 import type { Source } from '../../../contracts/ask'
-import { LlmError, type LlmProvider } from '../llm/provider'
+import type { LlmProvider } from '../llm/provider'
 import { CitationList } from './citations'
 import type { ComposedPart } from './composer'
 import { ExtractiveComposer } from './extractive-composer'
+import { fallbackReasonOf, modelFailureNote, type FallbackReason } from './fallback'
 import { splitGenerator } from './generator-result'
 import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-composer'
 import { NOT_FOUND_ANSWER } from './not-found'
 import type { PromptSettings } from './prompt'
 import type { Retriever } from './retriever'
-
-/** What the answer's author saw go wrong with the model; `null` when nothing did. */
-export type FallbackReason = LlmError['kind'] | 'error'
 
 /** Something to show while an answer is written. */
 export type AnswerEvent =
@@ -53,23 +51,6 @@ export interface AnswerRequest {
   chooseModel?: () => Promise<string | undefined>
   signal?: AbortSignal
 }
-
-const REASON_TEXT: Record<FallbackReason, string> = {
-  timeout: 'timeout',
-  rate_limited: 'too many requests',
-  server: 'server error',
-  connection: 'connection failed',
-  bad_response: 'unusable response',
-  refused: 'request refused',
-  interrupted: 'the answer was cut off',
-  error: 'error',
-}
-
-/** The note shown with an answer quoted because the model failed. */
-export const modelFailureNote = (reason: FallbackReason) =>
-  `The language model did not answer (${REASON_TEXT[reason]}); this answer quotes the sources directly.`
-
-export const fallbackReasonOf = (error: unknown): FallbackReason => (error instanceof LlmError ? error.kind : 'error')
 
 export interface QuestionAnswererOptions {
   retriever: Retriever

@@ -1,4 +1,4 @@
-import { fallbackReasonOf, type FallbackReason } from './answerer'
+import { fallbackReasonOf, type FallbackReason } from './fallback'
 import type { ComposedPart, Composer, ComposeRequest } from './composer'
 
 /** Why a part was written by the fallback composer. */

@@ -7,6 +7,7 @@ import * as sessions from './migrations/006-sessions-and-registration'
 import * as scaleOut from './migrations/007-scale-out'
 import * as answerMetrics from './migrations/008-answer-model-metrics'
 import * as chunkEmbeddings from './migrations/009-chunk-embeddings'
+import * as organizationsAndApiKeys from './migrations/010-organizations-and-api-keys'
 
 /** Forward-only migrations, applied in order; an applied migration is never edited, only followed by a new one. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -18,6 +19,7 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   { id: '007-scale-out', sql: scaleOut.sql },
   { id: '008-answer-model-metrics', sql: answerMetrics.sql },
   { id: '009-chunk-embeddings', sql: chunkEmbeddings.sql },
+  { id: '010-organizations-and-api-keys', sql: organizationsAndApiKeys.sql },
 ]
 
 // Any constant works; it only has to be the same for every process migrating this database.

@@ -33,7 +33,9 @@ export function registerAccess(app: FastifyInstance, identity: IdentityService, 
   app.addHook('onRequest', async (request) => {
     request.clientAddress = clientAddressOf(request, options.apiKey)
     const token = bearerTokenOf(request)
+    // A bearer token says who calls; without one, an integration key acts as its own service account.
     if (token) request.user = await identity.authenticate(token)
+    else if (request.integrationUser) request.user = request.integrationUser
     const path = request.routeOptions.url
     if (!path || path.startsWith('/docs') || path === '/healthz') return
     const access = accessOf(path, request.routeOptions.config?.access)

@@ -70,7 +70,7 @@ describe('chunk vectors in pgvector (PGlite) and in process (PostgreSQL server w
 
   it('keeps the vectors of PGlite in pgvector, with its exact cosine', async () => {
     const store = await openVectorStore(lite, { model: MODEL })
-    expect(store.kind).toBe('pgvector')
+    expect(store.kind, 'PGlite offers pgvector when @electric-sql/pglite-pgvector is installed').toBe('pgvector')
     expect(store.description).toMatch(/^vectors: pgvector \d/)
     expect((await vectorsRepository.columnType(lite)).type).toBe('vector')
     const [best] = await store.search(fixtureEmbedding('when to prune roses'), 1)
@@ -81,6 +81,7 @@ describe('chunk vectors in pgvector (PGlite) and in process (PostgreSQL server w
 
   it('gives the same top chunks and scores in process as pgvector, on PGlite and on the server', async () => {
     const pgvector = await openVectorStore(lite, { model: MODEL })
+    expect(pgvector.kind).toBe('pgvector')
     const inProcess = new ExactVectorStore(lite, MODEL, 'test')
     await inProcess.load()
     for (const question of QUESTIONS) {

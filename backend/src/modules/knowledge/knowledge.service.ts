@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Database, Queryable } from '../../db/database'
 import { Bm25Index, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
-import { tokenize } from '../../retrieval/text'
+import { parseQuery } from '../../retrieval/query'
 import { ChunkSetDigest } from './index-digest'
 import { knowledgeRepository as repository, type ChunkRecord, type NewChunk } from './knowledge.repository'
 
@@ -10,7 +10,7 @@ import { knowledgeRepository as repository, type ChunkRecord, type NewChunk } fr
  * The format of the stored term frequencies (tokenizer and term weighting). Raise it when either changes: on
  * load, an index recorded with another format is rebuilt from the articles.
  */
-export const INDEX_FORMAT = 2
+export const INDEX_FORMAT = 3
 
 /** Stored chunks compared with the current tokenizer when no format is recorded yet. */
 const FORMAT_SAMPLE_SIZE = 20
@@ -207,7 +207,7 @@ export class KnowledgeService {
   /** The best `limit` chunks for a question, best first, with their article's title and metadata. */
   async search(question: string, limit: number): Promise<RetrievedChunk[]> {
     await this.sync()
-    const hits = this.index.search(tokenize(question), limit)
+    const hits = this.index.search(parseQuery(question), limit)
     const records = new Map((await repository.chunkRecords(this.db, hits.map((hit) => hit.chunkId))).map((record) => [record.chunkId, record]))
     return hits.flatMap((hit) => {
       const record = records.get(hit.chunkId)
