@@ -173,7 +173,14 @@ function describeAnswers(figures: AnswerFigures): string {
   )
 }
 
-function writeReport(dataset: BeirDataset, results: EngineResult[], ingestion: ProductKnowledgeBase['ingestion'], answers: AnswerResult | undefined, notes: string[]): string {
+function writeReport(
+  dataset: BeirDataset,
+  results: EngineResult[],
+  ingestion: ProductKnowledgeBase['ingestion'],
+  answers: AnswerResult | undefined,
+  notes: string[],
+  sampleNote = '',
+): string {
   const rows = [...results]
     .sort((a, b) => b.scores.ndcgAt10 - a.scores.ndcgAt10)
     .map((result) => [
@@ -188,7 +195,7 @@ function writeReport(dataset: BeirDataset, results: EngineResult[], ingestion: P
   const lines = [
     `# Retrieval evaluation: ${dataset.name}, ${dataset.split} split`,
     '',
-    `${dataset.queries.length} judged queries, ${formatNumber(dataset.corpus.length)} documents. Machine: ${describeMachine()}; load average ${loadAtStart} at the start.`,
+    `${dataset.queries.length} judged queries${sampleNote}, ${formatNumber(dataset.corpus.length)} documents. Machine: ${describeMachine()}; load average ${loadAtStart} at the start.`,
     '',
     formatMarkdownTable(['engine', 'nDCG@10', 'Recall@100', 'MRR@10', 'queries/s wall clock', 'queries/s per CPU second', 'index build (s)'], rows),
     '',
@@ -284,9 +291,9 @@ async function main(): Promise<void> {
       }
     }
 
-    const report = writeReport(dataset, results, ingestion, answers, notes)
+    const report = writeReport(dataset, results, ingestion, answers, notes, options.limit === undefined ? '' : ' (an evenly spaced sample, --limit)')
     mkdirSync(RESULTS_DIRECTORY, { recursive: true })
-    const stem = `eval-${dataset.name}-${dataset.split}`
+    const stem = `eval-${dataset.name}-${dataset.split}${options.limit === undefined ? '' : `-sample${dataset.queries.length}`}`
     writeFileSync(path.join(RESULTS_DIRECTORY, `${stem}.md`), report)
     const svg = await renderSvg(
       createComparisonChart(

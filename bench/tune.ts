@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util'
 import { loadBeirDataset, type BeirDataset } from './lib/beir-dataset'
 import { buildIndex, chunkCorpusLikeIndexArticle, searchDocuments, type CorpusChunk } from './lib/in-memory-product'
 import { computeNdcg, scoreRun } from './lib/metrics'
-import { heldOutFolds, scoreAnswersInMemory, type AnswerFigures } from './lib/answer-evaluation'
+import { heldOutFolds, prepareAnswerCases, scoreAnswerCases, type AnswerFigures } from './lib/answer-evaluation'
 import { defaultQueryExpansion, knowledgeBaseBm25Parameters, TITLE_WEIGHT, type Bm25Parameters, type QueryExpansionOptions } from '../backend/src/retrieval/bm25-index'
 import { defaultExtractiveAnswerOptions, type ExtractiveAnswerOptions } from '../backend/src/retrieval/extractive-answer'
 import { parseQuery, type QueryParsingOptions } from '../backend/src/retrieval/query'
@@ -147,23 +147,35 @@ if (stages.has('questions') && squad) {
 
 if (stages.has('answers') && squad) {
   console.log(`\nstage answers (${squad.name}, four folds: each holds a quarter of the articles out of the knowledge base)`)
-  const folds = heldOutFolds(squad, 4)
-  const grid: [string, ExtractiveAnswerOptions][] = [['defaults', {}]]
+  const whole = prepareAnswerCases(squad, [])
+  const heldOut = prepareAnswerCases(squad, heldOutFolds(squad, 4))
+  const describe = (figures: AnswerFigures) =>
+    `contains gold ${(100 * figures.containsGoldShare).toFixed(1)}% at ${figures.meanWords.toFixed(1)} words (not-found ${(100 * (1 - figures.answered / figures.answerable)).toFixed(1)}%)`
+  const grid: [string, ExtractiveAnswerOptions][] = [
+    ['defaults', {}],
+    ['one sentence', { maxSentences: 1 }],
+    ['no not-found check', { minCoverage: 0, minSourceCoverage: 0 }],
+  ]
   if (!values.quick) {
     for (const minCoverage of [0.15, 0.2, 0.3]) {
       for (const minSourceCoverage of [0.4, 0.5, 0.6]) {
-        for (const maxScoreGap of [0, 0.1, 0.2, 0.3]) {
+        for (const maxScoreGap of [0.1, 0.15, 0.2, 0.3]) {
           grid.push([`minCoverage ${minCoverage}, minSourceCoverage ${minSourceCoverage}, maxScoreGap ${maxScoreGap}`, { minCoverage, minSourceCoverage, maxScoreGap }])
         }
       }
     }
     for (const minFreshCoverage of [0.05, 0.2]) grid.push([`minFreshCoverage ${minFreshCoverage}`, { minFreshCoverage }])
   }
-  const describe = (figures: AnswerFigures) =>
-    `contains gold ${(100 * figures.containsGoldShare).toFixed(1)}% at ${figures.meanWords.toFixed(1)} words, ` +
-    `held-out not-found ${(100 * figures.heldOutNotFoundShare).toFixed(1)}%`
+  const rows: { label: string; whole: AnswerFigures; heldOut: AnswerFigures }[] = []
   for (const [label, options] of grid) {
-    const figures = scoreAnswersInMemory(squad, folds, { ...defaultExtractiveAnswerOptions, ...options })
-    console.log(`  ${describe(figures)}  ${label}`)
+    const row = { label, whole: scoreAnswerCases(whole, { ...defaultExtractiveAnswerOptions, ...options }), heldOut: scoreAnswerCases(heldOut, { ...defaultExtractiveAnswerOptions, ...options }) }
+    rows.push(row)
+    console.log(`  whole: ${describe(row.whole)}; folds: ${describe(row.heldOut)}, held-out not-found ${(100 * row.heldOut.heldOutNotFoundShare).toFixed(1)}%  ${label}`)
+  }
+  // The brief: held-out not-found at least 90% and answers of at most 35 words; among those, the most answers containing gold.
+  const eligible = rows.filter((row) => row.heldOut.heldOutNotFoundShare >= 0.9 && row.whole.meanWords <= 35 && row.heldOut.meanWords <= 35)
+  console.log('\nbest with held-out not-found ≥ 90% and ≤ 35 words (by contains gold, folds):')
+  for (const row of eligible.sort((a, b) => b.heldOut.containsGoldShare - a.heldOut.containsGoldShare).slice(0, 8)) {
+    console.log(`  folds ${(100 * row.heldOut.containsGoldShare).toFixed(1)}% / whole ${(100 * row.whole.containsGoldShare).toFixed(1)}%  ${row.label}`)
   }
 }

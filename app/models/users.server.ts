@@ -3,6 +3,7 @@ import {
   OrganizationList,
   PAGE_SIZE_USERS,
   Registered,
+  RegistrationInfo,
   User,
   UsersPage,
   UserUpdated,
@@ -28,13 +29,20 @@ export function listGroups(session: ApiSession, organizationId: number) {
   return callApi(`/admin/groups/${organizationId}`, { session, schema: GroupList })
 }
 
-/** The organisations a person may register into; public, so no session. */
+/** The organisations (public, so no session). */
 export function listOrganizations() {
   return callApi('/organizations', { schema: OrganizationList })
 }
 
-/** Registers a person: always enabled, the one chosen organisation as a one-item list (SEED.md §5). */
-export function registerUser(registration: Omit<Registration, 'enabled' | 'organizations'> & { organization: number }) {
-  const { organization, ...person } = registration
-  return callApi('/users', { method: 'POST', body: { ...person, enabled: true, organizations: [organization] }, schema: Registered })
+/** Who may register (public): closed, open into one organisation, or by invitation. */
+export function getRegistrationInfo() {
+  return callApi('/auth/registration', { schema: RegistrationInfo })
+}
+
+/**
+ * Registers a person: always enabled (SEED.md §5), with the invitation code when the policy asks for one. No
+ * organisation: the backend puts an outsider where its registration policy says.
+ */
+export function registerUser(registration: Omit<Registration, 'enabled' | 'organizations'>) {
+  return callApi('/users', { method: 'POST', body: { ...registration, enabled: true }, schema: Registered })
 }

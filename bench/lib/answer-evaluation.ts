@@ -1,6 +1,5 @@
 import { composeExtractiveAnswer, type AnswerSource, type ExtractiveAnswerOptions } from '../../backend/src/retrieval/extractive-answer'
 import { parseQuery } from '../../backend/src/retrieval/query'
-import type { Bm25Index } from '../../backend/src/retrieval/bm25-index'
 import { containsGoldAnswer, countWords } from './answer-scoring'
 import type { BeirDataset, BenchmarkQuery, CorpusDocument } from './beir-dataset'
 import { buildIndex, chunkCorpusLikeIndexArticle, type CorpusChunk } from './in-memory-product'
@@ -98,35 +97,48 @@ export function answerText(question: string, sources: AnswerSource[], weightOf: 
   return answer ? answer.sentences.map((sentence) => sentence.text).join(' ') : null
 }
 
-function answerFromIndex(index: Bm25Index, chunks: Map<number, CorpusChunk>, titles: string[], question: string, options: ExtractiveAnswerOptions): string | null {
-  const sources = index.search(parseQuery(question), ANSWER_SOURCES).map((hit) => {
-    const chunk = chunks.get(hit.chunkId) as CorpusChunk
-    return { articleId: hit.articleId, title: titles[hit.articleId - 1] ?? '', text: chunk.text }
-  })
-  return answerText(question, sources, (term) => index.idf(term), options)
+/** One question asked of one knowledge base: its sources, the corpus weights, and whether its article was held out. */
+export interface AnswerCase {
+  query: BenchmarkQuery
+  sources: AnswerSource[]
+  weightOf: (term: string) => number
+  isHeldOut: boolean
 }
 
 /**
- * The answer figures on an in-memory index built like the product's (for tuning sweeps): every fold's articles
- * are held out in turn; the questions of the held-out articles should get not-found, the others an answer
- * containing a gold answer. With no folds, every article stays in and only the first two figures mean anything.
+ * Retrieves the sources of every question on an in-memory index built like the product's (for tuning sweeps):
+ * with every fold's articles held out in turn, or with every article when there are no folds. Retrieval does not
+ * depend on the answerer's options, so a sweep retrieves once and composes many times.
  */
-export function scoreAnswersInMemory(dataset: BeirDataset, folds: string[][], options: ExtractiveAnswerOptions): AnswerFigures {
+export function prepareAnswerCases(dataset: BeirDataset, folds: string[][]): AnswerCase[] {
   const allChunks = chunkCorpusLikeIndexArticle(dataset.corpus)
   const byId = new Map(allChunks.map((chunk) => [chunk.chunkId, chunk]))
-  const titles = dataset.corpus.map((document) => document.title)
   const documentsById = new Map(dataset.corpus.map((document) => [document.id, document]))
   const questions = dataset.queries.filter((query) => query.answers && query.answers.length > 0)
-  const tally = new AnswerTally()
+  const cases: AnswerCase[] = []
   for (const fold of folds.length > 0 ? folds : [[]]) {
     const heldOut = new Set(fold)
     const index = buildIndex(allChunks.filter((chunk) => !heldOut.has(articleOf(dataset.corpus[chunk.articleId - 1] as CorpusDocument))))
+    const weightOf = (term: string) => index.idf(term)
     for (const query of questions) {
-      const answer = answerFromIndex(index, byId, titles, query.text, options)
-      const articles = articlesOfQuery(dataset, query, documentsById)
-      if ([...articles].some((article) => heldOut.has(article))) tally.addHeldOut(answer)
-      else tally.addAnswerable(query, answer)
+      const sources = index.search(parseQuery(query.text), ANSWER_SOURCES).map((hit) => {
+        const document = dataset.corpus[hit.articleId - 1] as CorpusDocument
+        return { articleId: hit.articleId, title: document.title, text: (byId.get(hit.chunkId) as CorpusChunk).text, score: hit.score }
+      })
+      const isHeldOut = [...articlesOfQuery(dataset, query, documentsById)].some((article) => heldOut.has(article))
+      cases.push({ query, sources, weightOf, isHeldOut })
     }
+  }
+  return cases
+}
+
+/** The answer figures of prepared cases with the given answerer options. */
+export function scoreAnswerCases(cases: readonly AnswerCase[], options: ExtractiveAnswerOptions): AnswerFigures {
+  const tally = new AnswerTally()
+  for (const { query, sources, weightOf, isHeldOut } of cases) {
+    const answer = answerText(query.text, sources, weightOf, options)
+    if (isHeldOut) tally.addHeldOut(answer)
+    else tally.addAnswerable(query, answer)
   }
   return tally.figures()
 }

@@ -4,6 +4,8 @@ import { screenPassage } from '../modules/firewall/semantic-firewall'
 import { defaultBotSettings } from '../modules/settings/settings.defaults'
 import { QuestionAnswerer, type AnswerEvent, type AnswerSettings } from './answerer'
 import { CitationList } from './citations'
+import { ExtractiveComposer } from './extractive-composer'
+import { FallbackComposer } from './fallback-composer'
 import { ModelComposer } from './model-composer'
 import { NOT_FOUND_ANSWER } from './not-found'
 import { KeywordRetriever, type SearchHit } from './retriever'
@@ -191,5 +193,25 @@ describe('the firewall on passages', () => {
     const { answer } = await collect(answerer, { question: 'notes', settings: SETTINGS, chooseModel: async () => 'model-a' })
     expect(model.calls).toHaveLength(0)
     expect(answer).toMatchObject({ text: NOT_FOUND_ANSWER, isFound: false, model: { screenedPassages: 1 } })
+  })
+})
+
+describe('composing part by part with a fallback', () => {
+  it('takes back what a failed model part cited, and quotes that part instead', async () => {
+    const citations = new CitationList()
+    const chunks = await new KeywordRetriever(fakeIndex()).retrieve('tomatoes', { limit: 3, scoreThreshold: 0 })
+    citations.cite(chunks[2])
+    const failing = new ModelComposer({
+      provider: new ScriptedModel([{ text: 'Prune apple trees in late winter [2]. ' }, { fail: new LlmError('cut', 'interrupted', false) }]),
+      model: 'model-a',
+      settings: SETTINGS,
+      termWeight: () => 1,
+    })
+    const composer = new FallbackComposer(failing, new ExtractiveComposer(() => 1))
+    const part = await composer.composePart({ question: 'How often should tomato plants be watered?', chunks, citations })
+    expect(composer.failures).toEqual([{ reason: 'interrupted', message: 'cut' }])
+    // The compost passage cited before stays [1]; the apple passage the failed part cited is gone.
+    expect(citations.sources.map((source) => source.metadata.id)).toEqual([3, 1])
+    expect(part?.text).toMatch(/^Water tomato plants deeply twice a week\. \[2\]/)
   })
 })

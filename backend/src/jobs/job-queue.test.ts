@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../db/database'
 import { migrate } from '../db/migrate'
-import { JobLostError, JobQueue } from './job-queue'
+import { JobLostError, JobQueue, JobStoppedError } from './job-queue'
 
 /** Polls `check` until it holds; fails after `attempts` tries (a bound on waiting, not a timed assertion). */
 async function eventually(check: () => Promise<boolean>, attempts = 400, pauseMs = 25): Promise<void> {
@@ -152,5 +152,34 @@ describe('job queue', () => {
     await queue.stop()
     expect(await db.query(`SELECT job_id FROM effects`)).toEqual([])
     expect(await queue.get(job.id)).toMatchObject({ status: 'running', progress: 0, result: null })
+  })
+
+  it('gives a job back to the queue without using up an attempt when its worker stops between two steps', async () => {
+    const handler = async (job: { payload: { steps: number }; result: { done: number } | null }, context: { signal: AbortSignal; reportProgress: (p: number, t: number, r?: { done: number }) => Promise<void> }) => {
+      let done = job.result?.done ?? 0
+      while (done < job.payload.steps) {
+        if (context.signal.aborted) throw new JobStoppedError()
+        done++
+        await context.reportProgress(done, job.payload.steps, { done })
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      return { done }
+    }
+    const first = newQueue()
+    first.register('steps', handler as never)
+    await first.start({ recoverAllRunning: false })
+    const job = await first.enqueue('steps', { steps: 100_000 }, { maxAttempts: 1 })
+    await eventually(async () => ((await first.get(job.id))?.progress ?? 0) > 0)
+    await first.stop()
+    const stopped = await first.get(job.id)
+    expect(stopped).toMatchObject({ status: 'queued', attempts: 0, error: null })
+    expect(stopped!.progress).toBeGreaterThan(0)
+
+    await db.query(`UPDATE jobs SET payload = '{"steps": 0}'::jsonb WHERE id = $1`, [job.id])
+    const second = newQueue()
+    second.register('steps', handler as never)
+    await second.start({ recoverAllRunning: false })
+    // It resumes from its record (with one attempt allowed, a failed attempt would have ended it).
+    expect(await second.waitFor(job.id, 5000)).toMatchObject({ status: 'finished', attempts: 1, result: { done: stopped!.progress } })
   })
 })

@@ -28,6 +28,19 @@ export interface JobContext<Result> {
    * over after this worker was presumed dead.
    */
   reportProgress(progress: number, total: number, partialResult?: Result, tx?: Queryable): Promise<void>
+  /**
+   * Aborted when this process stops its worker. A handler that sees it stops at its next safe point by throwing
+   * (JobStoppedError, say): the job then goes back to the queue at once, without counting as a failed attempt.
+   */
+  signal: AbortSignal
+}
+
+/** Thrown by a handler that stops between two steps because its worker is stopping. */
+export class JobStoppedError extends Error {
+  constructor() {
+    super('The worker stopped; the job resumes from its recorded progress')
+    this.name = 'JobStoppedError'
+  }
 }
 
 /** The job was cancelled or taken over by another worker: whatever this worker was doing for it must not commit. */
@@ -107,6 +120,7 @@ export class JobQueue {
   private timer: NodeJS.Timeout | undefined
   private heartbeat: NodeJS.Timeout | undefined
   private listening: Promise<(() => Promise<void>) | undefined> | undefined
+  private stopping = new AbortController()
   private readonly active = new Set<Promise<void>>()
 
   constructor(
@@ -200,6 +214,7 @@ export class JobQueue {
   async start({ recoverAllRunning }: { recoverAllRunning: boolean }): Promise<void> {
     if (this.isStarted) return
     this.isStarted = true
+    this.stopping = new AbortController()
     this.ownsDatabase = recoverAllRunning
     await this.listenForJobs()
     await this.requeueStale(recoverAllRunning)
@@ -208,8 +223,10 @@ export class JobQueue {
     this.schedule(0)
   }
 
+  /** Stops claiming, tells running handlers to stop (context.signal) and waits for them. */
   async stop(): Promise<void> {
     this.isStarted = false
+    this.stopping.abort()
     if (this.timer) clearTimeout(this.timer)
     if (this.heartbeat) clearInterval(this.heartbeat)
     await Promise.allSettled([...this.active])
@@ -298,7 +315,9 @@ export class JobQueue {
 
   private async execute(job: Job): Promise<void> {
     const handler = this.handlers.get(job.kind)!
+    const stopping = this.stopping.signal
     const context: JobContext<unknown> = {
+      signal: stopping,
       reportProgress: async (progress, total, partialResult, tx) => {
         const updated = await (tx ?? this.db).query(
           `UPDATE jobs SET progress = $2, total = $3, result = COALESCE($4::jsonb, result), heartbeat_at = now(), updated_at = now()
@@ -318,6 +337,17 @@ export class JobQueue {
         [job.id, JSON.stringify(result ?? null), this.workerId],
       )
     } catch (error) {
+      if (stopping.aborted) {
+        // Interrupted by this worker's shutdown, not failed: another worker (or this one's next start) resumes it.
+        await this.db
+          .query(
+            `UPDATE jobs SET status = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, heartbeat_at = NULL, run_after = now(), updated_at = now()
+              WHERE id = $1 AND status = 'running' AND locked_by = $2`,
+            [job.id, this.workerId],
+          )
+          .catch(() => undefined)
+        return
+      }
       const message = error instanceof Error ? error.message : String(error)
       const isFinal = job.attempts >= job.maxAttempts
       await this.db

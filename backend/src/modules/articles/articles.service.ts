@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { ArticleContent, ArticleInput, ArticlesPage, ArticleUpdate, DraftsPage, LazyTableQuery, PublishProgress } from '../../../../contracts/articles'
 import type { Database, Queryable } from '../../db/database'
 import { InvalidInputError, NotFoundError } from '../../errors'
-import type { Job, JobContext, JobQueue } from '../../jobs/job-queue'
+import { JobStoppedError, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
 import type { KnowledgeService } from '../knowledge/knowledge.service'
 import { articlesRepository as repository } from './articles.repository'
 
@@ -199,6 +199,8 @@ export class ArticlesService {
     const total = job.payload.draftIds.length
     let next = 0
     while (next < pending.length) {
+      // A stopping worker leaves between batches; the job resumes from the last one's record.
+      if (context.signal.aborted) throw new JobStoppedError()
       const recorded = { published: result.published.length, failed: result.failed.length }
       try {
         next = await this.db.transaction(async (tx) => {

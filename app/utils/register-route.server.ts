@@ -1,0 +1,46 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { json } from '@remix-run/node'
+import { toConformErrors, toFailure } from '~/components/settings/form-errors'
+import { ApiError } from '~/models/api.server'
+import { getRegistrationInfo, registerUser } from '~/models/users.server'
+import { assertSameOrigin } from './auth.server'
+import { readFormData } from './form.server'
+import { REGISTRATION_CLOSED, registerSchema } from './register-form'
+import { redirectWithToast } from './session.server'
+
+/** The registration page's data: the backend's policy (closed, open into one organisation, or by invitation). */
+export async function loadRegisterScreen() {
+  try {
+    return json({ registration: await getRegistrationInfo(), failure: null })
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    return json({ registration: null, failure: toFailure(error, 'Cannot tell whether registration is open') }, { status: error.status >= 500 ? 502 : error.status })
+  }
+}
+
+const HIDE_FIELDS = ['password', 'password_again']
+
+/**
+ * Registers a person under the backend's policy: refused (403) while it is closed, with the invitation code when
+ * it asks for one. The backend chooses the organisation; the backend's refusals land beside their fields.
+ */
+export async function actRegister(request: Request) {
+  assertSameOrigin(request)
+  const formData = await readFormData(request)
+  const { policy } = await getRegistrationInfo()
+  const submission = parseWithZod(formData, { schema: registerSchema(policy) })
+  if (policy === 'off') return json({ result: submission.reply({ formErrors: [REGISTRATION_CLOSED], hideFields: HIDE_FIELDS }) }, { status: 403 })
+  if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: HIDE_FIELDS }) }, { status: 400 })
+  const { password_again: _again, ...person } = submission.value
+  try {
+    await registerUser(person)
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      const fieldErrors = toConformErrors(error.fieldErrors())
+      const formErrors = Object.keys(fieldErrors).length ? [] : [error.message]
+      return json({ result: submission.reply({ hideFields: HIDE_FIELDS, fieldErrors, formErrors }) }, { status: error.status })
+    }
+    throw error
+  }
+  return redirectWithToast(request, '/register', { summary: 'All Ok', message: 'User registered' })
+}
