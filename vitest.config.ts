@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  // The web app's own imports (~/ is app/, as in tsconfig.json), for tests of its server modules.
+  resolve: { alias: [{ find: /^~\//, replacement: `${fileURLToPath(new URL('./app/', import.meta.url))}` }] },
   test: {
     include: ['backend/**/*.test.ts', 'contracts/**/*.test.ts', 'app/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 60_000,

@@ -5,7 +5,9 @@
 //   scripts carry, no framing, nosniff, Referrer-Policy, Permissions-Policy, HSTS over HTTPS): files, downloads,
 //   redirects and refusals as well as pages (the header values come from the build: app/utils/security-headers.ts);
 // - a state-changing request from another site is refused with 403 and a reason (Remix's own check would answer an
-//   empty 500).
+//   empty 500);
+// - the backend calls made for a request name the browser's address (X-Client-Address; TRUST_PROXY for proxies in
+//   front), so the backend's per-address sign-in limits count browsers, not this server.
 // Usage: node scripts/web-server.mjs build/server/index.js   (HOST, default 127.0.0.1; PORT, default 3000)
 import { createRequire } from 'node:module'
 import path from 'node:path'

@@ -124,13 +124,9 @@ export const notice = style({
   },
 })
 
-export const answer = style({ whiteSpace: 'pre-wrap' })
-
 export const muted = style({ color: vars.color.muted })
 
 export const pager = style({ display: 'flex', gap: '1rem', alignItems: 'center', marginTop: '1rem' })
-
-export const content = style({ whiteSpace: 'pre-wrap', fontFamily: vars.font.body })
 
 export const facts = style({
   display: 'grid',

@@ -200,7 +200,7 @@ export async function postFromAnotherSite(
 }
 
 /**
- * Remix refuses a document post whose Origin is another host before any action runs (it answers 500); the app's own
- * check answers 403 for everything else (script posts, resource routes, Sec-Fetch-Site: cross-site).
+ * A post from another site is refused with 403: by the web server before Remix sees it (scripts/web-server.mjs),
+ * and by the app's own check for everything else (script posts, resource routes, Sec-Fetch-Site: cross-site).
  */
-export const isRefused = (status: number) => status === 403 || status === 500
+export const isRefused = (status: number) => status === 403

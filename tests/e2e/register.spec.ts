@@ -2,16 +2,6 @@ import { expect, test, type Page } from '@playwright/test'
 
 const PASSWORD = 'garden-path-42'
 
-/** Picks an option: a native <select> without scripts, the react-aria listbox with them. */
-async function choose(page: Page, label: string, option: string, isJs: boolean) {
-  if (isJs) {
-    await page.getByRole('button', { name: label }).click()
-    await page.getByRole('option', { name: option, exact: true }).click()
-  } else {
-    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
-  }
-}
-
 /** A username of its own per project and test, so runs never collide. */
 const uniqueName = (prefix: string, project: string) => `${prefix}.${project}.${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`
 
@@ -26,12 +16,12 @@ async function fillRegistration(page: Page, person: { username: string; email: s
 }
 
 test.describe('Register', () => {
-  test('registers an enabled user in the chosen organisation', async ({ page }, testInfo) => {
-    const isJs = testInfo.project.name === 'js'
+  test('registers an enabled user into the organisation registration opens into, never one of their choosing', async ({ page }, testInfo) => {
     const username = uniqueName('ada', testInfo.project.name)
     await page.goto('/register')
+    await expect(page.getByText('Create an account in Default organisation.')).toBeVisible()
+    await expect(page.getByLabel('Organisation')).toHaveCount(0)
     await fillRegistration(page, { username, email: `${username}@example.org` })
-    await choose(page, 'Organisation', 'Default organisation', isJs)
     await page.getByRole('button', { name: 'Register' }).click()
 
     await expect(page).toHaveURL(/\/register$/)
@@ -85,8 +75,7 @@ test.describe('Register', () => {
     await expect(page.getByRole('table', { name: 'Users' })).not.toContainText(username)
   })
 
-  test('says beside the organisation when it does not exist', async ({ page }, testInfo) => {
-    // A forged form (the page only offers real organisations): the backend's refusal lands on the field.
+  test('an organisation or a role sent with a forged form is ignored: the account is a user where registration puts it', async ({ page }, testInfo) => {
     const username = uniqueName('forged', testInfo.project.name)
     const response = await page.request.post('/register', {
       form: {
@@ -98,12 +87,15 @@ test.describe('Register', () => {
         password: PASSWORD,
         password_again: PASSWORD,
         organization: '987654',
+        'organizations[0]': '987654',
+        role: 'admin',
       },
       maxRedirects: 0,
     })
-    expect(response.status()).toBe(400)
-    const html = await response.text()
-    expect(html).toContain('No organisation with id 987654')
-    expect(html).toMatch(/id="register-organization-error"[^>]*>No organisation with id 987654/)
+    expect(response.status()).toBe(302)
+    await page.goto(`/users?filter=${encodeURIComponent(username)}`)
+    const row = page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: username })
+    await expect(row).toContainText('Default organisation')
+    await expect(row).toContainText('Users')
   })
 })

@@ -3,8 +3,6 @@ import { vars } from '../../styles/theme.css'
 
 export const facts = style({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.25rem 1rem', margin: '0 0 1rem' })
 
-export const answer = style({ whiteSpace: 'pre-wrap' })
-
 export const excerpt = style({ color: vars.color.muted, fontSize: '0.9rem', margin: '0.25rem 0 0' })
 
 export const deleted = style({ color: vars.color.danger, fontWeight: 600 })

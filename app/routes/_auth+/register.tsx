@@ -60,7 +60,8 @@ function RegisterForm({ policy }: { policy: 'open' | 'invite' }) {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
-  const invitation = 'invitation' in fields ? fields.invitation : undefined
+  // Only the invitation form has the field (the two schemas differ there alone).
+  const invitation = policy === 'invite' ? (fields as unknown as Record<'invitation', typeof fields.username>).invitation : undefined
   return (
     <Form method="post" {...getFormProps(form)}>
       <FormErrors id={form.errorId} errors={form.errors} />

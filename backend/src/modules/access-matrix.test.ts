@@ -65,6 +65,19 @@ export const IDENTITY_ACCESS: Record<string, Access> = {
   'DELETE /admin/invitations/:id': 'admin',
 }
 
+/** Administration beyond SEED.md: organisations, groups and keys for integrations. */
+export const ADMINISTRATION_ACCESS: Record<string, Access> = {
+  'POST /admin/organizations': 'admin',
+  'PUT /admin/organizations/:id': 'admin',
+  'DELETE /admin/organizations/:id': 'admin',
+  'POST /admin/groups/:organization_id': 'admin',
+  'PUT /admin/groups/:organization_id/:group_id': 'admin',
+  'DELETE /admin/groups/:organization_id/:group_id': 'admin',
+  'GET /admin/api_keys': 'admin',
+  'POST /admin/api_keys': 'admin',
+  'DELETE /admin/api_keys/:id': 'admin',
+}
+
 const RANK: Record<Access, number> = { public: 0, user: 1, editor: 2, admin: 3 }
 
 forEachStorage('access matrix', ({ server }) => {
@@ -77,7 +90,7 @@ forEachStorage('access matrix', ({ server }) => {
 
   it('serves every call of SEED.md §7 with the access it was designed for', () => {
     const registered = new Map(server().backend.routes.map((route) => [`${route.method} ${route.url}`, route.access]))
-    for (const [call, access] of Object.entries({ ...SEED_ACCESS, ...IDENTITY_ACCESS })) {
+    for (const [call, access] of Object.entries({ ...SEED_ACCESS, ...IDENTITY_ACCESS, ...ADMINISTRATION_ACCESS })) {
       expect(registered.has(call), `${call} is registered`).toBe(true)
       expect(registered.get(call), `${call} requires ${access}`).toBe(access)
     }
@@ -126,5 +139,26 @@ forEachStorage('access matrix', ({ server }) => {
       expect(refused.status).toBe(429)
       expect(refused.body).toEqual({ success: false, error: 'Too Many Requests', message: 'Too many failed sign-in attempts; try again later' })
     }
+  })
+  it('gives a call made with only an integration key the rights of the key, and none once it is revoked', async () => {
+    const organizationId = (await server().call('/organizations', { as: 'anonymous' })).body[0].id
+    const keyOf = async (role: Access) =>
+      (await server().call('/admin/api_keys', { method: 'POST', body: { name: `matrix ${role}`, role, organization_id: organizationId } })).body as { id: number; key: string }
+    const withKey = (key: string, path: string, init: { method?: string; body?: unknown } = {}) =>
+      server().call(path, { ...init, as: 'anonymous', headers: { apikey: key } })
+
+    const user = await keyOf('user')
+    expect((await withKey(user.key, '/ask_qa', { method: 'POST', body: { command: 'What is on the agenda?' } })).status).toBe(200)
+    for (const call of ['GET /admin/api_keys', 'GET /admin/users', 'GET /admin/bot_setting', 'GET /query_logs']) {
+      const [method, path] = call.split(' ')
+      expect((await withKey(user.key, path, { method })).status, `${call} with a user-role key`).toBe(403)
+    }
+
+    const editor = await keyOf('editor')
+    expect((await withKey(editor.key, '/admin/inject_article', { method: 'POST', body: { title: 'Matrix draft', content: 'From a key' } })).status).toBe(200)
+    expect((await withKey(editor.key, '/admin/api_keys')).status).toBe(403)
+
+    expect((await server().call(`/admin/api_keys/${user.id}`, { method: 'DELETE' })).status).toBe(200)
+    expect((await withKey(user.key, '/ask_qa', { method: 'POST', body: { command: 'Still there?' } })).status).toBe(401)
   })
 })

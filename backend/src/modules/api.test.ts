@@ -34,7 +34,12 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
       it('answers health checks without a key', async () => {
         const response = await server.call('/healthz', { headers: { apikey: '' } })
         expect(response.status).toBe(200)
-        expect(response.body).toEqual({ status: 'ok', database: kind })
+        expect(response.body).toEqual({
+          status: 'ok',
+          database: kind,
+          worker: { enabled: true, running_jobs: expect.any(Number) },
+          index: { chunks: expect.any(Number), checksum: expect.stringMatching(/^[0-9a-f]{16}$/), seq: expect.any(Number) },
+        })
       })
 
       it('refuses a call without the apikey with a JSON error', async () => {

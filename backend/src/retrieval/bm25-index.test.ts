@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, countChunkTerms, createIndexedChunk, defaultBm25Parameters, TITLE_WEIGHT, type IndexedChunk } from './bm25-index';
+import { Bm25Index, countChunkTerms, createIndexedChunk, defaultBm25Parameters, knowledgeBaseBm25Parameters, TITLE_WEIGHT, type IndexedChunk } from './bm25-index';
+import { pairTerm, parseQuery } from './query';
 import { tokenize } from './text';
 
 const chunk = (chunkId: number, terms: Record<string, number>, articleId = chunkId * 10): IndexedChunk => ({
@@ -211,17 +212,20 @@ describe('countChunkTerms', () => {
   it('counts each title term TITLE_WEIGHT times, in the frequencies and in the length', () => {
     expect(TITLE_WEIGHT).toBe(2);
     const counted = countChunkTerms('Invoices are sent monthly by email', 'Billing invoices');
-    expect(counted.terms).toEqual({ bill: 2, invoic: 3, sent: 1, monthli: 1, email: 1 });
+    expect(counted.terms).toEqual({
+      bill: 2, invoic: 3, sent: 1, monthli: 1, email: 1,
+      'invoic sent': 1, 'sent monthli': 1, 'monthli email': 1,
+    });
     expect(counted.length).toBe(4 + 2 * 2);
   });
 
   it('counts the text alone without a title, and honours another weight', () => {
-    expect(countChunkTerms('Invoices are sent monthly')).toEqual({ terms: { invoic: 1, sent: 1, monthli: 1 }, length: 3 });
+    expect(countChunkTerms('Invoices are sent monthly')).toEqual({ terms: { invoic: 1, sent: 1, monthli: 1, 'invoic sent': 1, 'sent monthli': 1 }, length: 3 });
     expect(countChunkTerms('Invoices', 'Billing', 1)).toEqual({ terms: { bill: 1, invoic: 1 }, length: 2 });
   });
 
   it('keeps stems that are names of object members as plain counts', () => {
-    expect(countChunkTerms('constructor constructor', 'constructor').terms).toEqual({ constructor: 4 });
+    expect(countChunkTerms('constructor constructor', 'constructor').terms).toEqual({ constructor: 4, 'constructor constructor': 1 });
   });
 
   it('ranks a passage of the article whose title names the subject above a passing mention', () => {
@@ -234,5 +238,67 @@ describe('countChunkTerms', () => {
     expect(rank(TITLE_WEIGHT)).toEqual([1, 2]);
     // Counted once, the title would lose to the shorter passage.
     expect(rank(1)).toEqual([2, 1]);
+  });
+});
+
+describe('proximity', () => {
+  const proximity = { ...defaultBm25Parameters, proximityWeight: 0.5 };
+
+  it('counts the adjacent word pairs of the text, not of the title, outside the length', () => {
+    const counted = countChunkTerms('The Carolina Panthers beat the Arizona Cardinals; the Panthers won.', 'Carolina Panthers');
+    expect(counted.terms[pairTerm('carolina', 'panther')]).toBe(1);
+    expect(counted.terms[pairTerm('panther', 'beat')]).toBe(1);
+    expect(counted.terms[pairTerm('cardin', 'panther')]).toBe(1);
+    expect(counted.length).toBe(tokenize('The Carolina Panthers beat the Arizona Cardinals; the Panthers won.').length + 2 * 2);
+  });
+
+  it('ranks the passage that has the question\'s words side by side above one that has them apart', () => {
+    const texts = [
+      'The panthers of Carolina moved their training camp to the coast.',
+      'Carolina Panthers quarterback Cam Newton won the award.',
+      'In Carolina the quarterback of the panthers team was injured.',
+    ];
+    const build = (parameters: typeof proximity) => {
+      const index = new Bm25Index(parameters);
+      texts.forEach((text, position) => index.add(createIndexedChunk(position + 1, position + 1, text)));
+      return index;
+    };
+    const question = parseQuery('Who is the quarterback for the Carolina Panthers?');
+    expect(build(defaultBm25Parameters).search(question, 3)[0]?.chunkId).toBe(3);
+    expect(build(proximity).search(question, 3).map((hit) => hit.chunkId)).toEqual([2, 3, 1]);
+    // Without proximity the scores are plain BM25, pairs or not.
+    expect(build(defaultBm25Parameters).search(question, 3)).toEqual(build(defaultBm25Parameters).search(tokenize('quarterback carolina panthers'), 3));
+  });
+
+  it('uses the question weight for questions and the other for the rest', () => {
+    const index = new Bm25Index({ ...defaultBm25Parameters, proximityWeight: 0, questionProximityWeight: 0.5 });
+    index.add(createIndexedChunk(1, 1, 'Super Bowl tickets went on sale.'));
+    index.add(createIndexedChunk(2, 2, 'The bowl of soup was super hot.'));
+    const [questionTop, questionSecond] = index.search(parseQuery('When did Super Bowl tickets go on sale?'), 2);
+    expect(questionTop!.score).toBeGreaterThan(index.search(parseQuery('Super Bowl tickets on sale'), 1)[0]!.score);
+    expect(questionSecond!.chunkId).toBe(2);
+    expect(knowledgeBaseBm25Parameters.questionProximityWeight).toBeGreaterThan(0);
+  });
+
+  it('returns exactly the first k of the full ranking with pairs, and after removals', () => {
+    let state = 7;
+    const random = () => {
+      state = (state * 1664525 + 1013904223) >>> 0;
+      return state / 2 ** 32;
+    };
+    const words = Array.from({ length: 60 }, (_, position) => `w${position}`);
+    const texts = Array.from({ length: 1500 }, () => Array.from({ length: 6 + Math.floor(random() * 20) }, () => words[Math.floor(random() * random() * words.length)]).join(' '));
+    const index = new Bm25Index({ ...defaultBm25Parameters, proximityWeight: 0.7 }, false);
+    texts.forEach((text, position) => index.add(createIndexedChunk(position + 1, position + 1, text)));
+    for (const chunkId of [5, 50, 500]) index.remove(chunkId);
+    for (const query of ['w0 w1 w2', 'w3 w1 w40 w2 w7', 'w55 w2', 'w1 w0 w1 w0']) {
+      const full = index.search(tokenize(query), texts.length);
+      for (const limit of [1, 5, 10, 40]) expect(index.search(tokenize(query), limit)).toEqual(full.slice(0, limit));
+    }
+  });
+
+  it('refuses a negative proximity weight', () => {
+    expect(() => new Bm25Index({ ...defaultBm25Parameters, proximityWeight: -1 })).toThrow(RangeError);
+    expect(() => new Bm25Index({ ...defaultBm25Parameters, questionProximityWeight: Number.NaN })).toThrow(RangeError);
   });
 });

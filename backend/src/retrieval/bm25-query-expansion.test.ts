@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, defaultQueryExpansion, type IndexedChunk } from './bm25-index';
+import { parseQuery } from './query';
 import { tokenize } from './text';
 
 /** A deterministic corpus of `size` chunks over a Zipf-like vocabulary, so postings range from rare to common. */
@@ -67,6 +68,19 @@ describe('Bm25Index query expansion (RM3)', () => {
     expect(build([...topical, ...filler(100, 1200)], false).search(['helminth'], 5).map((hit) => hit.chunkId)).toEqual([1, 2]);
   });
 
+  it('does not expand a question: it names what it asks for in the words of the passage that has it', () => {
+    const index = build([...topical, ...filler(100, 1200)]);
+    const question = index.search(parseQuery('Which treatment works on helminths?'), 5);
+    expect(question.map((hit) => hit.chunkId)).toEqual([1, 2]);
+    expect(question).toEqual(build([...topical, ...filler(100, 1200)], false).search(parseQuery('Which treatment works on helminths?'), 5));
+    // The same words as a statement are expanded.
+    expect(index.search(parseQuery('Treatment works on helminths.'), 5).map((hit) => hit.chunkId)).toEqual([1, 2, 3]);
+    // Unless the options expand questions too.
+    const expandingQuestions = new Bm25Index(undefined, { ...defaultQueryExpansion, questionOriginalWeight: 0.7 });
+    for (const chunk of [...topical, ...filler(100, 1200)]) expandingQuestions.add(chunk);
+    expect(expandingQuestions.search(parseQuery('Which treatment works on helminths?'), 5).map((hit) => hit.chunkId)).toEqual([1, 2, 3]);
+  });
+
   it('stays plain BM25 below the minimum index size', () => {
     const small = [...topical, ...filler(100, 200)];
     expect(build(small).search(['helminth'], 5)).toEqual(build(small, false).search(['helminth'], 5));
@@ -74,6 +88,7 @@ describe('Bm25Index query expansion (RM3)', () => {
 
   it('refuses an original query weight outside (0, 1]', () => {
     expect(() => new Bm25Index(undefined, { ...defaultQueryExpansion, originalQueryWeight: 0 })).toThrow(RangeError);
+    expect(() => new Bm25Index(undefined, { ...defaultQueryExpansion, questionOriginalWeight: 1.5 })).toThrow(RangeError);
   });
 });
 

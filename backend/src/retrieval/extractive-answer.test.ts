@@ -136,3 +136,58 @@ describe('composeExtractiveAnswer', () => {
     expect(answer?.citedSourceIndexes).toEqual([2]);
   });
 });
+
+describe('composeExtractiveAnswer, short answers and not-found', () => {
+  const library: AnswerSource[] = [
+    {
+      articleId: 21,
+      title: 'Library cards',
+      text:
+        'You can get a library card at any branch desk with a photo ID. Library cards are free for residents. ' +
+        'A lost library card costs five dollars to replace. The branch desk also lends laptops.',
+    },
+    { articleId: 22, title: 'Refunds', text: 'Our refund policy: items can be returned within 30 days for a full refund. Refunds are paid to the original card within five working days.' },
+    { articleId: 23, title: 'History', text: 'The library opened its doors to readers with a ceremony attended by the mayor. The library opened in 1962 on Main Street.' },
+    { articleId: 24, title: 'Newsletter', text: 'The newsletter is sent by email every month. Unsubscribe with the link at the bottom of any email.' },
+    { articleId: 25, title: 'Parking', text: 'Parking permits for the staff car park are issued by the facilities office.' },
+  ];
+  const libraryWeights = idfOf(library);
+
+  it('answers with the one sentence that answers, not with every sentence on the topic', () => {
+    const answer = composeExtractiveAnswer('How do I get a library card?', library, libraryWeights);
+    expect(answer?.sentences).toEqual([{ text: 'You can get a library card at any branch desk with a photo ID.', sourceIndex: 0 }]);
+  });
+
+  it('adds a second sentence only for question words the first does not cover', () => {
+    const answer = composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights);
+    expect(answer?.sentences.map((sentence) => sentence.text)).toEqual([
+      'A lost library card costs five dollars to replace.',
+      'The branch desk also lends laptops.',
+    ]);
+  });
+
+  it('answers not-found when the passages are about something else than what was asked', () => {
+    expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', library, libraryWeights)).toBeNull();
+    expect(composeExtractiveAnswer('Where do I get a parking permit for the swimming pool?', library, libraryWeights)).toBeNull();
+    // The shop's own refund policy is found.
+    expect(composeExtractiveAnswer('What is the refund policy?', library, libraryWeights)?.citedSourceIndexes).toEqual([1]);
+  });
+
+  it('still answers a question that carries contact details', () => {
+    const answer = composeExtractiveAnswer('My email is x@y.z, how do I get a library card?', library, libraryWeights);
+    expect(answer?.sentences[0]?.text).toBe('You can get a library card at any branch desk with a photo ID.');
+  });
+
+  it('prefers the sentence with a year when the question asks for one', () => {
+    const answer = composeExtractiveAnswer('What year did the library open?', library, libraryWeights);
+    expect(answer?.sentences).toEqual([{ text: 'The library opened in 1962 on Main Street.', sourceIndex: 2 }]);
+  });
+
+  it('prefers the better-scored passage when the caller gives scores', () => {
+    const twins: AnswerSource[] = [
+      { articleId: 1, title: 'A', text: 'Backups run daily at midnight.', score: 2 },
+      { articleId: 2, title: 'B', text: 'Backups run daily at noon.', score: 9 },
+    ];
+    expect(composeExtractiveAnswer('When do backups run daily?', twins, () => 1)?.citedSourceIndexes).toEqual([1]);
+  });
+});

@@ -74,7 +74,7 @@ forEachStorage('API keys for integrations', ({ server }) => {
     const { key } = await createKey('editor')
     const draft = await withKey(key, '/admin/inject_article', { method: 'POST', body: { title: 'Integration draft', content: 'Written by a feed.' } })
     expect(draft.status).toBe(200)
-    expect((await server().call('/admin/get_temp_articles')).body.result.map((article: { title: string }) => article.title)).toContain('Integration draft')
+    expect((await server().call('/admin/get_temp_articles')).body.rows.map((article: { title: string }) => article.title)).toContain('Integration draft')
     expect((await withKey(key, '/admin/users')).status).toBe(403)
   })
 

@@ -181,53 +181,68 @@ export class AskService {
   async *streamAnswer(question: StreamedQuestion, signal: AbortSignal): AsyncGenerator<StreamEvent, void, undefined> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
+    let isDone = false
     try {
       const screening = question.settings.semantic_firewall ? screenQuestion(question.command) : null
       if (screening?.isBlocked) {
-        await logs.complete(this.db, question.logId, { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: elapsed() })
         yield { event: 'delta', data: { text: screening.refusal } }
-      } else {
-        const answering = this.answerer.answer({
-          question: question.command,
-          settings: question.settings,
-          chooseModel: this.modelChooser(question.settings, question.model),
-          signal,
-        })
-        for await (const event of answering.events) {
-          const { type, ...data } = event
-          yield { event: type, data }
-        }
-        await this.record(question.logId, await answering.result, elapsed())
+        isDone = true
+        yield { event: 'done', data: this.streamedAnswer(question, { text: screening.refusal, isFound: false, sources: [], note: null, unsupported: [], model: null }) }
+        await logs.complete(this.db, question.logId, { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: elapsed() })
+        return
       }
-      yield { event: 'done', data: await this.answerOfStream(question.logId) }
+      const answering = this.answerer.answer({
+        question: question.command,
+        settings: question.settings,
+        chooseModel: this.modelChooser(question.settings, question.model),
+        signal,
+      })
+      for await (const event of answering.events) {
+        const { type, ...data } = event
+        yield { event: type, data }
+      }
+      const answer = await answering.result
+      const durationMs = elapsed()
+      // The reader has the whole answer at once; the log is written while the stream closes.
+      isDone = true
+      yield { event: 'done', data: this.streamedAnswer(question, { ...answer, model: answer.composer === 'model' ? (answer.model?.model ?? null) : null }) }
+      await this.record(question.logId, answer, durationMs)
     } catch (error) {
       await logs.complete(this.db, question.logId, { answer: null, sourceList: [], status: 'failed', durationMs: elapsed() }).catch(() => undefined)
-      if (signal.aborted) return
+      if (signal.aborted || isDone) return
       yield { event: 'error', data: { message: 'The answer could not be produced' } }
     }
   }
 
-  /** Logs a finished answer: how it was written first, so a log that leaves `pending` is complete. */
+  /** Logs a finished answer with how it was written, in one write, so a log that leaves `pending` is complete. */
   private async record(logId: number, answer: AnsweredQuestion, durationMs: number): Promise<void> {
-    await logs.recordAnswerMetrics(this.db, logId, metricsOf(answer))
-    await logs.complete(this.db, logId, { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs })
+    await logs.complete(
+      this.db,
+      logId,
+      { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs },
+      metricsOf(answer),
+    )
   }
 
-  private async answerOfStream(logId: number): Promise<AskAnswer> {
-    const log = await logs.find(this.db, logId)
-    if (!log) throw new Error(`Query log ${logId} is missing`)
+  /** The `done` event: the answer as POST /ask_qa gives it (no task: a stream is answered in its request). */
+  private streamedAnswer(
+    question: StreamedQuestion,
+    answer: Pick<AnsweredQuestion, 'text' | 'isFound' | 'sources' | 'note' | 'unsupported'> & { model: string | null },
+  ): AskAnswer {
     return {
-      command: log.command,
+      command: question.command,
       task_id: null,
-      log_id: log.id,
+      log_id: question.logId,
       log_agent_ask_qa: null,
-      source_list: log.sourceList,
-      result: log.answer,
-      found: log.status === 'answered',
+      source_list: answer.sources,
+      result: answer.text,
+      found: answer.isFound,
       success: true,
       status: 'finished',
       error: null,
-      ...answeringFieldsOf(log),
+      note: answer.note,
+      unsupported: answer.unsupported,
+      model: answer.model,
     }
   }
 

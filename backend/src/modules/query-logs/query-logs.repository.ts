@@ -160,24 +160,34 @@ export const queryLogsRepository = {
     await db.query(`UPDATE query_logs SET task_id = $2 WHERE id = $1`, [id, taskId])
   },
 
-  async complete(db: Queryable, id: number, outcome: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number }) {
-    await db.query(`UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5 WHERE id = $1`, [
-      id,
-      outcome.answer,
-      JSON.stringify(outcome.sourceList),
-      outcome.status,
-      outcome.durationMs,
-    ])
-  },
-
-  /** How a finished answer was written: its model, fallback, tokens, timings, note and unsupported sentences. */
-  async recordAnswerMetrics(db: Queryable, id: number, metrics: AnswerMetricsRecord): Promise<void> {
+  /** Ends a log with its answer; `metrics` (how a model wrote it) goes in the same write. */
+  async complete(
+    db: Queryable,
+    id: number,
+    outcome: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number },
+    metrics?: AnswerMetricsRecord,
+  ) {
+    if (!metrics) {
+      await db.query(`UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5 WHERE id = $1`, [
+        id,
+        outcome.answer,
+        JSON.stringify(outcome.sourceList),
+        outcome.status,
+        outcome.durationMs,
+      ])
+      return
+    }
     await db.query(
-      `UPDATE query_logs SET llm_model = $2, llm_fallback = $3, llm_tokens_in = $4, llm_tokens_out = $5, llm_first_token_ms = $6,
-              llm_total_ms = $7, answer_note = $8, unsupported_sentences = $9::jsonb, screened_passages = $10
+      `UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5, llm_model = $6, llm_fallback = $7,
+              llm_tokens_in = $8, llm_tokens_out = $9, llm_first_token_ms = $10, llm_total_ms = $11, answer_note = $12,
+              unsupported_sentences = $13::jsonb, screened_passages = $14
         WHERE id = $1`,
       [
         id,
+        outcome.answer,
+        JSON.stringify(outcome.sourceList),
+        outcome.status,
+        outcome.durationMs,
         metrics.model,
         metrics.fallback,
         metrics.tokensIn,

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { isPairTerm, pairTerm, parseQuery } from './query';
+import { tokenize } from './text';
+
+describe('parseQuery', () => {
+  it('reads questions by their first word or their question mark, and claims as not questions', () => {
+    expect(parseQuery('Which NFL team won Super Bowl 50?').isQuestion).toBe(true);
+    expect(parseQuery('how do I reset my password').isQuestion).toBe(true);
+    expect(parseQuery('Is the library open on Sundays').isQuestion).toBe(true);
+    expect(parseQuery('library card renewal?').isQuestion).toBe(true);
+    expect(parseQuery('Vitamin D deficiency is associated with higher mortality.').isQuestion).toBe(false);
+    expect(parseQuery('library card renewal').isQuestion).toBe(false);
+  });
+
+  it('weighs every distinct word of the query once, in order', () => {
+    const query = parseQuery('Invoices and more invoices by email');
+    expect([...query.terms]).toEqual([
+      ['invoic', 1],
+      ['email', 1],
+    ]);
+  });
+
+  it('leaves out the word that only names the kind of answer, and says which kind', () => {
+    const howMany = parseQuery('How many teams have played in the Super Bowl eight times?');
+    expect(howMany.terms.has('mani')).toBe(false);
+    expect([...howMany.terms.keys()]).toEqual(tokenize('teams played Super Bowl eight times'));
+    expect(howMany.answerType).toBe('number');
+
+    const whatYear = parseQuery('In what year did the Black Death reach Europe?');
+    expect(whatYear.terms.has('year')).toBe(false);
+    expect(whatYear.answerType).toBe('year');
+
+    expect(parseQuery('What is the name of the stadium?').terms.has('name')).toBe(false);
+    expect(parseQuery('Who designed the bridge?').answerType).toBe('person');
+    expect(parseQuery('Where is the archive stored?').answerType).toBe('place');
+    expect(parseQuery('When does the office open?').answerType).toBe('date');
+    expect(parseQuery('What does AFC stand for?').answerType).toBeUndefined();
+  });
+
+  it('keeps those words in a claim, and weighs them when asked to', () => {
+    expect(parseQuery('Many patients improve within a year.').terms.get('year')).toBe(1);
+    expect(parseQuery('What year was it founded?', { answerTypeWordWeight: 0.3 }).terms.get('year')).toBe(0.3);
+  });
+
+  it('gives the adjacent word pairs, each once, across stopwords but not across a left-out word', () => {
+    const query = parseQuery('Who is the quarterback for the Carolina Panthers?');
+    expect(query.pairs).toEqual([pairTerm('quarterback', 'carolina'), pairTerm('carolina', 'panther')]);
+    expect(parseQuery('How many Super Bowl titles?').pairs).toEqual([pairTerm('super', 'bowl'), pairTerm('bowl', 'titl')]);
+    expect(isPairTerm(pairTerm('super', 'bowl'))).toBe(true);
+    expect(isPairTerm('bowl')).toBe(false);
+  });
+
+  it('ignores e-mail and web addresses written into a question', () => {
+    const query = parseQuery('My email is x@y.z, how do I get a library card?');
+    expect([...query.terms.keys()]).toEqual(tokenize('email get library card'));
+    expect(query.isQuestion).toBe(true);
+    expect([...parseQuery('Read https://example.org/help and www.example.org about invoices').terms.keys()]).toEqual(tokenize('read invoices'));
+  });
+
+  it('finds nothing to search in a query made only of stopwords', () => {
+    const query = parseQuery('What is it?');
+    expect(query.terms.size).toBe(0);
+    expect(query.pairs).toEqual([]);
+  });
+});
