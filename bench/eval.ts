@@ -80,22 +80,37 @@ function readOptions() {
   }
 }
 
+/** Queries an engine failed on, by engine name: they rank nothing and are named in the report's notes. */
+const failures = new Map<string, { count: number; first: string }>()
+
+/** An engine's ranking for one query; a query it fails on ranks nothing rather than ending the run. */
+async function searchSafely(engine: SearchEngine, text: string, limit: number): Promise<string[]> {
+  try {
+    return await engine.search(text, limit)
+  } catch (error) {
+    const known = failures.get(engine.name)
+    if (known) known.count += 1
+    else failures.set(engine.name, { count: 1, first: `${JSON.stringify(text)}: ${(error as Error).message}` })
+    return []
+  }
+}
+
 /** Ranks every query to depth 100 for the quality metrics. */
 async function rankAll(engine: SearchEngine, dataset: BeirDataset): Promise<Map<string, string[]>> {
   const rankings = new Map<string, string[]>()
-  for (const query of dataset.queries) rankings.set(query.id, await engine.search(query.text, 100))
+  for (const query of dataset.queries) rankings.set(query.id, await searchSafely(engine, query.text, 100))
   return rankings
 }
 
 /** Top-10 queries, one after another on this one thread, after a short warm-up: per wall-clock and per CPU second. */
 async function measureQueriesPerSecond(engine: SearchEngine, dataset: BeirDataset): Promise<{ wall: number; cpu: number }> {
   const texts = dataset.queries.map((query) => query.text)
-  for (const text of texts.slice(0, MIN_TIMED_QUERIES)) await engine.search(text, 10)
+  for (const text of texts.slice(0, MIN_TIMED_QUERIES)) await searchSafely(engine, text, 10)
   let count = 0
   const started = performance.now()
   const cpuStarted = process.cpuUsage()
   while (count < MIN_TIMED_QUERIES || performance.now() - started < MIN_TIMING_SECONDS * 1000) {
-    await engine.search(texts[count % texts.length] as string, 10)
+    await searchSafely(engine, texts[count % texts.length] as string, 10)
     count += 1
   }
   const cpu = process.cpuUsage(cpuStarted)
@@ -291,6 +306,7 @@ async function main(): Promise<void> {
       }
     }
 
+    for (const [name, { count, first }] of failures) notes.push(`${name} failed on ${count} searches (ranked as empty), first ${first}`)
     const report = writeReport(dataset, results, ingestion, answers, notes, options.limit === undefined ? '' : ' (an evenly spaced sample, --limit)')
     mkdirSync(RESULTS_DIRECTORY, { recursive: true })
     const stem = `eval-${dataset.name}-${dataset.split}${options.limit === undefined ? '' : `-sample${dataset.queries.length}`}`
