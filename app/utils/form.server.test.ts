@@ -63,4 +63,11 @@ describe('readFormData', () => {
     await expect(readFormData(multipart('b5', '--b5\nContent-Disposition: form-data; name="files"; filename="a.txt"\n\nx\n--b5--\n'), refuse)).rejects.toBeInstanceOf(Refused)
     expect(await outcome(post('garbage', 'multipart/form-data; boundary=b6'), refuse)).toMatchObject({ status: 400 })
   })
+
+  it('answers 400 when the body breaks off inside a part the upload handler is reading', async () => {
+    const { unstable_createMemoryUploadHandler } = await import('@remix-run/node')
+    const memory = unstable_createMemoryUploadHandler({ maxPartSize: 1024 })
+    const brokenOff = multipart('b7', '--b7\nContent-Disposition: form-data; name="files"; filename="a.txt"\n\nhalf a file')
+    expect(await outcome(brokenOff, memory)).toMatchObject({ status: 400, message: expect.stringContaining('malformed') })
+  })
 })

@@ -57,10 +57,20 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType)
   if (!boundary || !(boundary[1] ?? boundary[2])) throw refusal(400, 'The form could not be read: multipart/form-data needs a boundary.')
   let handlerError: unknown
+  let isBodyBroken = false
   const handler: UploadHandler = uploadHandler ?? unstable_createMemoryUploadHandler({ maxPartSize: FORM_LIMIT_BYTES })
   const watched: UploadHandler = async (part) => {
+    // A part's bytes are read by the handler: a body that breaks off shows up as the handler's error.
+    const data = (async function* () {
+      try {
+        yield* part.data
+      } catch (error) {
+        isBodyBroken = true
+        throw error
+      }
+    })()
     try {
-      return await handler(part)
+      return await handler({ ...part, data })
     } catch (error) {
       handlerError = error
       throw error
@@ -91,7 +101,7 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
     if (error instanceof Response) throw error
     if (error instanceof MaxPartSizeExceededError && !uploadHandler) throw tooLarge()
     // A refusal of the caller's own upload handler (too many files, a file too large) is the caller's to answer.
-    if (error === handlerError && uploadHandler) throw error
+    if (error === handlerError && uploadHandler && !isBodyBroken) throw error
     throw refusal(400, `The form could not be read: the multipart/form-data body is malformed (${describe(error)}).`)
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, countChunkTerms, createIndexedChunk, defaultBm25Parameters, knowledgeBaseBm25Parameters, TITLE_WEIGHT, type IndexedChunk } from './bm25-index';
+import { Bm25Index, countChunkTerms, createIndexedChunk, defaultBm25Parameters, knowledgeBaseBm25Parameters, TITLE_WEIGHT, type Bm25Parameters, type IndexedChunk } from './bm25-index';
 import { pairTerm, parseQuery } from './query';
 import { tokenize } from './text';
 
@@ -258,7 +258,7 @@ describe('proximity', () => {
       'Carolina Panthers quarterback Cam Newton won the award.',
       'In Carolina the quarterback of the panthers team was injured.',
     ];
-    const build = (parameters: typeof proximity) => {
+    const build = (parameters: Bm25Parameters) => {
       const index = new Bm25Index(parameters);
       texts.forEach((text, position) => index.add(createIndexedChunk(position + 1, position + 1, text)));
       return index;
