@@ -131,7 +131,7 @@ export class JobQueue {
     this.concurrency = options.concurrency ?? 4
     this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
     this.staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS
-    if (!(this.staleAfterMs > this.heartbeatMs)) throw new RangeError('A job must be stale only after several missed heartbeats')
+    if (!(this.staleAfterMs >= 2 * this.heartbeatMs)) throw new RangeError('A job may be stale only after at least two missed heartbeats')
     this.events.setMaxListeners(0)
   }
 
