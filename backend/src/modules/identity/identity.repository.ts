@@ -44,7 +44,7 @@ export const identityRepository = {
   },
 
   async findByUsername(db: Queryable, username: string): Promise<UserCredentials | undefined> {
-    const [row] = await db.query<CredentialsRow>(`${SELECT_CREDENTIALS} WHERE lower(u.username) = lower($1)`, [username])
+    const [row] = await db.query<CredentialsRow>(`${SELECT_CREDENTIALS} WHERE lower(u.username) = lower($1) AND NOT u.is_service`, [username])
     return row ? toCredentials(row) : undefined
   },
 

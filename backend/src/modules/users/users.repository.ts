@@ -143,7 +143,7 @@ export const usersRepository = {
   },
 
   async findUser(db: Queryable, id: number): Promise<UserRecord | undefined> {
-    const [row] = await db.query<UserDbRow>(`${SELECT_USER} WHERE u.id = $1`, [id])
+    const [row] = await db.query<UserDbRow>(`${SELECT_USER} WHERE u.id = $1 AND NOT u.is_service`, [id])
     return row ? toUser(row) : undefined
   },
 
@@ -151,8 +151,8 @@ export const usersRepository = {
   async listUsers(db: Queryable, page: { filter: string; limit: number; offset: number }): Promise<{ rows: UserRecord[]; total: number }> {
     // The filter is matched literally: its own % and _ are escaped, not wildcards.
     const pattern = `%${page.filter.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
-    const rows = await db.query<UserDbRow>(`${SELECT_USER} WHERE ${MATCHES_FILTER} ORDER BY u.id LIMIT $2 OFFSET $3`, [pattern, page.limit, page.offset])
-    const [count] = await db.query<{ total: number }>(`SELECT COUNT(*)::int AS total FROM users u WHERE ${MATCHES_FILTER}`, [pattern])
+    const rows = await db.query<UserDbRow>(`${SELECT_USER} WHERE NOT u.is_service AND ${MATCHES_FILTER} ORDER BY u.id LIMIT $2 OFFSET $3`, [pattern, page.limit, page.offset])
+    const [count] = await db.query<{ total: number }>(`SELECT COUNT(*)::int AS total FROM users u WHERE NOT u.is_service AND ${MATCHES_FILTER}`, [pattern])
     return { rows: rows.map(toUser), total: count.total }
   },
 
