@@ -4,8 +4,9 @@
  *   npm run bench:answer [-- --rounds 10 --misbehaving 6]
  *
  * The real backend (buildBackend, in-memory PGlite, the 24 demo guide articles) answers through the real
- * OpenAI-compatible provider, against the local fixture server (tests/fixtures/openai-fixture.ts), which answers
- * instantly. So whatever time an answer takes beyond the model's is the product's: retrieval, the firewall's
+ * OpenAI-compatible provider, against the local fixture server (tests/fixtures/openai-fixture.ts, in its own
+ * process so that its work does not share the backend's event loop), which answers instantly. Misbehaviour is asked
+ * for with the fixture's markers in the question (`#fixture:bad-citations`), which every retry repeats. So whatever time an answer takes beyond the model's is the product's: retrieval, the firewall's
  * passage screen, prompt building, the citation checks, streaming and the query log.
  *
  * 1. Over HTTP, POST /ask_qa_stream for every demo question, `--rounds` times (after one warm-up round): the time
@@ -20,7 +21,8 @@
  *
  * Results: bench/results/answering.md and answering.json, with the machine's load (uptime).
  */
-import { execSync } from 'node:child_process'
+import { execSync, spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -33,7 +35,7 @@ import { KeywordRetriever } from '../backend/src/answering/retriever'
 import { loadConfig } from '../backend/src/config'
 import { readDemoArticles } from '../backend/src/demo/demo-content'
 import { screenPassage } from '../backend/src/modules/firewall/semantic-firewall'
-import { startOpenAiFixture, type FixtureModeSpec } from '../tests/fixtures/openai-fixture'
+import type { FixtureModeSpec } from '../tests/fixtures/openai-fixture'
 import { describeMachine, formatMarkdownTable, formatNumber, log, percentile } from './lib/report'
 
 const BENCH_DIRECTORY = path.dirname(fileURLToPath(import.meta.url))
@@ -69,7 +71,18 @@ const ms = (value: number) => formatNumber(value, value < 10 ? 2 : 1)
 const citationsIn = (text: string) => [...text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]))
 
 log('starting the fixture model and the backend (in-memory PGlite, demo guide)')
-const fixture = await startOpenAiFixture()
+const fixtureProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../tests/fixtures/openai-fixture.ts', import.meta.url)), '--port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
+const fixtureUrl = await new Promise<string>((resolve, reject) => {
+  fixtureProcess.once('exit', (code) => reject(new Error(`the fixture exited with ${code}`)))
+  createInterface({ input: fixtureProcess.stdout! }).on('line', (line) => {
+    const url = /on (http:\/\/\S+)/.exec(line)?.[1]
+    if (url) resolve(url)
+  })
+})
+/** The question with the fixture's marker for a misbehaviour. */
+const withMode = (question: string, mode: FixtureModeSpec) => `${question} #fixture:${mode}`
 const config = loadConfig({
   API_KEY,
   API_PORT: '0',
@@ -79,7 +92,7 @@ const config = loadConfig({
   ADMIN_PASSWORD,
   TOKEN_SECRET: 'bench-token-secret-bench-token-secret-0123',
   JOB_POLL_MS: '100',
-  LLM_BASE_URL: fixture.baseUrl,
+  LLM_BASE_URL: fixtureUrl,
   LLM_MODELS: 'fixture-chat',
   LLM_TIMEOUT_MS: '1500',
 })
@@ -176,8 +189,7 @@ for (let round = 1; round <= rounds; round++) {
 // that writes a piece every 20 ms: the client's first delta minus the model's first word is the product's part.
 log('first words, with a model writing a piece every 20 ms')
 for (const question of questions) {
-  fixture.script('slow=20')
-  const answer = await askStream(question)
+  const answer = await askStream(withMode(question, 'slow=20'))
   const entry = await logOf(answer.done.log_id)
   addedFirst.push(answer.firstDeltaMs - entry.llm_first_token_ms)
 }
@@ -214,17 +226,17 @@ for (let round = 0; round <= rounds; round++) {
 }
 
 // 3. Citation validity on misbehaving scripts.
-const SCRIPTS: { mode: FixtureModeSpec; times: number; questions?: number }[] = [
-  { mode: 'bad-citations', times: 1 },
-  { mode: 'no-citations', times: 1 },
-  { mode: 'echo-system', times: 1 },
-  { mode: 'empty', times: 1 },
-  { mode: 'slow=5', times: 1 },
-  { mode: 'stream-error=3', times: 1 },
-  { mode: 'cut-off=3', times: 1 },
-  { mode: 'server-error=500', times: 3 },
-  { mode: 'rate-limit=20', times: 3 },
-  { mode: 'hang', times: 3, questions: 2 },
+const SCRIPTS: { mode: FixtureModeSpec; questions?: number }[] = [
+  { mode: 'bad-citations' },
+  { mode: 'no-citations' },
+  { mode: 'echo-system' },
+  { mode: 'empty' },
+  { mode: 'slow=5' },
+  { mode: 'stream-error=3' },
+  { mode: 'cut-off=3' },
+  { mode: 'server-error=500' },
+  { mode: 'rate-limit=20' },
+  { mode: 'hang', questions: 2 },
 ]
 interface ScriptRow {
   mode: string
@@ -241,9 +253,7 @@ for (const script of SCRIPTS) {
   log(`misbehaving: ${script.mode}`)
   const row: ScriptRow = { mode: script.mode, answers: 0, valid: 0, modelAnswers: 0, fallbacks: {}, resets: 0, unsupported: 0, droppedOrAdded: '' }
   for (const question of questions.slice(0, script.questions ?? misbehavingQuestions)) {
-    fixture.reset()
-    fixture.script(script.mode, { times: script.times })
-    const answer = await askStream(question)
+    const answer = await askStream(withMode(question, script.mode))
     const entry = await logOf(answer.done.log_id)
     const finalValid = citationsIn(answer.done.result).every((number) => number >= 1 && number <= answer.done.source_list.length)
     row.answers++
@@ -257,7 +267,7 @@ for (const script of SCRIPTS) {
 }
 
 await backend.close()
-await fixture.close()
+fixtureProcess.kill('SIGTERM')
 
 // Report.
 const uptime = execSync('uptime').toString().trim()

@@ -106,6 +106,17 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
   }
 }
 
+/** The answer (to throw) for a form that does not say what to do in a way this action reads: 400 with the reason. */
+export function badForm(message: string): Response {
+  return refusal(400, message)
+}
+
+/** The answer (to throw) for a form whose intent this action does not know: a forged or outdated form. */
+export function unknownIntent(intent: FormDataEntryValue | null | undefined): Response {
+  const named = typeof intent === 'string' && intent ? `“${intent.length > 60 ? `${intent.slice(0, 60)}…` : intent}”` : 'nothing'
+  return refusal(400, `This form asks for ${named}, which this page does not do.`)
+}
+
 function tooLarge(): Response {
   return refusal(413, `The form is larger than the limit of ${FORM_LIMIT_BYTES / (1024 * 1024)} MB.`)
 }

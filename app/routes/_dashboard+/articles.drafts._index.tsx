@@ -16,7 +16,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
-import { readFormData } from '~/utils/form.server'
+import { badForm, readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Drafts')
 
@@ -57,7 +57,7 @@ function readAction(formData: FormData) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const parsed = readAction(await readFormData(request))
-  if (!parsed.success) return json({ intent: 'unknown', error: 'Unknown action' }, { status: 400 })
+  if (!parsed.success) throw badForm('This form does not name a way to publish or delete drafts, or names no valid draft.')
   const api = await requireApiSession(request)
   const command = parsed.data
   if (command.intent === 'delete-all') {

@@ -20,7 +20,7 @@ import { ApiError } from '~/models/api.server'
 import { getIngestLimits, importYoutubeVideo, startCrawl, uploadFiles } from '~/models/ingest.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
-import { readFormData } from '~/utils/form.server'
+import { readFormData, unknownIntent } from '~/utils/form.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 
@@ -144,7 +144,7 @@ export async function action({ request }: ActionFunctionArgs) {
       throw error
     }
   }
-  return json({ error: 'Unknown action' }, { status: 400 })
+  throw unknownIntent(intent)
 }
 
 export default function ImportRoute() {

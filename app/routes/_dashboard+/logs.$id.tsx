@@ -22,7 +22,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
-import { readFormData } from '~/utils/form.server'
+import { readFormData, unknownIntent } from '~/utils/form.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data && 'log' in data ? `Log ${data.log.id}` : 'Log')
 
@@ -54,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!logId) throw new Response('No such log', { status: 404 })
   const formData = await readFormData(request)
   const intent = String(formData.get('intent'))
-  if (!(intent in LogForms)) return json<LogFormData>({ formId: 'unknown' }, { status: 400 })
+  if (!Object.hasOwn(LogForms, intent)) throw unknownIntent(intent)
   const formId = String(formData.get('form_id') ?? intent)
   const back = `/logs/${logId}`
   const isEnhanced = formData.get('enhanced') === '1'

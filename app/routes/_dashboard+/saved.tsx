@@ -14,7 +14,7 @@ import { deleteFavorite, listFavorites, saveFavorite } from '~/models/query-logs
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { screenMeta } from '~/sponsors/meta'
-import { readFormData } from '~/utils/form.server'
+import { readFormData, unknownIntent } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Saved queries')
 
@@ -42,7 +42,7 @@ export const SavedForms = {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const intent = String(formData.get('intent'))
-  if (!(intent in SavedForms)) return json<LogFormData>({ formId: 'unknown' }, { status: 400 })
+  if (!Object.hasOwn(SavedForms, intent)) throw unknownIntent(intent)
   const formId = String(formData.get('form_id') ?? intent)
   const isEnhanced = formData.get('enhanced') === '1'
   const submission = parseWithZod(formData, { schema: SavedForms[intent as keyof typeof SavedForms] })

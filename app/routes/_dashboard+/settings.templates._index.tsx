@@ -15,7 +15,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
-import { readFormData } from '~/utils/form.server'
+import { badForm, readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Templates · Settings')
 
@@ -37,7 +37,7 @@ const DeleteForm = z.object({ intent: z.literal('delete'), id: z.coerce.number()
 
 export async function action({ request }: ActionFunctionArgs) {
   const parsed = DeleteForm.safeParse(Object.fromEntries(await readFormData(request)))
-  if (!parsed.success) throw new Response('Unknown action', { status: 400 })
+  if (!parsed.success) throw badForm('This form does not name a template to delete.')
   try {
     await deleteTemplate(await requireApiSession(request), parsed.data.id)
   } catch (error) {

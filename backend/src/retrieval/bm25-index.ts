@@ -33,7 +33,7 @@ export const defaultBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k
  * train split only (bench/tune.ts; bench/README.md), the proximity weight on the SciFact train split and
  * squad-dev-even together (ADR 075).
  */
-export const knowledgeBaseBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 1.2, b: 0.5, proximityWeight: 0.25, questionProximityWeight: 0.5 });
+export const knowledgeBaseBm25Parameters: Readonly<Bm25Parameters> = Object.freeze({ k1: 1.2, b: 0.5, proximityWeight: 0.25, questionProximityWeight: 0.75 });
 
 /**
  * How many times each occurrence of an article title's terms counts in every chunk of the article: a

@@ -137,7 +137,8 @@ export function composeExtractiveAnswer(
   const minFreshCoverage = options.minFreshCoverage ?? defaultExtractiveAnswerOptions.minFreshCoverage;
   const maxScoreGap = options.maxScoreGap ?? defaultExtractiveAnswerOptions.maxScoreGap;
 
-  const query = parseQuery(question);
+  // The words that only name the kind of answer ("What year") are not what a sentence must say.
+  const query = parseQuery(question, { answerTypeWordWeight: 0 });
   const questionTerms = [...query.terms].filter(([, weight]) => weight > 0);
   if (questionTerms.length === 0 || sources.length === 0) return null;
   const weights = new Map<string, number>();
@@ -164,17 +165,20 @@ export function composeExtractiveAnswer(
   }
   const sentences: Sentence[] = [];
   const titleTerms = sources.map((source) => new Set(tokenize(source.title)));
+  // The question terms each source has anywhere, its title and headings included.
+  const sourceTerms = titleTerms.map((terms) => new Set([...terms].filter((term) => weights.has(term))));
   const seen = new Set<string>();
   sources.forEach((source, sourceIndex) => {
     let sentenceIndex = -1;
     for (const sentence of analyzeSentences(source.text)) {
       sentenceIndex += 1;
+      const { terms: stems, words } = tokenizeWithWords(sentence.text);
+      for (const stem of stems) if (weights.has(stem)) sourceTerms[sourceIndex]?.add(stem);
       // Headings label content; they are not answers.
       if (sentence.kind === 'heading') continue;
       const key = normalize(sentence.text).replace(/\s+/g, ' ');
       if (seen.has(key)) continue;
       seen.add(key);
-      const { terms: stems, words } = tokenizeWithWords(sentence.text);
       const terms = new Set<string>();
       for (const term of stems) if (weights.has(term)) terms.add(term);
       let pairs = 0;
@@ -225,10 +229,8 @@ export function composeExtractiveAnswer(
   candidates.sort((a, b) => b.score - a.score || a.sourceIndex - b.sourceIndex || a.sentenceIndex - b.sentenceIndex);
   const first = candidates[0] as Candidate;
   if (first.coverage < minCoverage) return null;
-  const source = sources[first.sourceIndex] as AnswerSource;
-  const sourceTerms = new Set(tokenize(`${source.title}\n${source.text}`));
   let sourceCovered = 0;
-  for (const [term, weight] of weights) if (sourceTerms.has(term)) sourceCovered += weight;
+  for (const term of sourceTerms[first.sourceIndex] ?? []) sourceCovered += weights.get(term) ?? 0;
   if (sourceCovered / totalWeight < minSourceCoverage) return null;
 
   const chosen: Candidate[] = [first];

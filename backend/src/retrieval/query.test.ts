@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPairTerm, pairTerm, parseQuery } from './query';
+import { ANSWER_TYPE_WORD_WEIGHT, isPairTerm, pairTerm, parseQuery } from './query';
 import { tokenize } from './text';
 
 describe('parseQuery', () => {
@@ -20,17 +20,19 @@ describe('parseQuery', () => {
     ]);
   });
 
-  it('leaves out the word that only names the kind of answer, and says which kind', () => {
+  it('weighs less the word that only names the kind of answer, and says which kind', () => {
     const howMany = parseQuery('How many teams have played in the Super Bowl eight times?');
-    expect(howMany.terms.has('mani')).toBe(false);
-    expect([...howMany.terms.keys()]).toEqual(tokenize('teams played Super Bowl eight times'));
+    expect(howMany.terms.get('mani')).toBe(ANSWER_TYPE_WORD_WEIGHT);
+    expect(ANSWER_TYPE_WORD_WEIGHT).toBeLessThan(1);
+    expect([...howMany.terms].filter(([, weight]) => weight === 1).map(([term]) => term)).toEqual(tokenize('teams played Super Bowl eight times'));
     expect(howMany.answerType).toBe('number');
+    expect(parseQuery('How many teams played?', { answerTypeWordWeight: 0 }).terms.has('mani')).toBe(false);
 
-    const whatYear = parseQuery('In what year did the Black Death reach Europe?');
+    const whatYear = parseQuery('In what year did the Black Death reach Europe?', { answerTypeWordWeight: 0 });
     expect(whatYear.terms.has('year')).toBe(false);
     expect(whatYear.answerType).toBe('year');
 
-    expect(parseQuery('What is the name of the stadium?').terms.has('name')).toBe(false);
+    expect(parseQuery('What is the name of the stadium?', { answerTypeWordWeight: 0 }).terms.has('name')).toBe(false);
     expect(parseQuery('Who designed the bridge?').answerType).toBe('person');
     expect(parseQuery('Where is the archive stored?').answerType).toBe('place');
     expect(parseQuery('When does the office open?').answerType).toBe('date');

@@ -28,7 +28,7 @@ export interface QueryParsingOptions {
  * a word describes the answer, not the passage: the sentence "The war ended in 1945" says neither "year" nor
  * "what". Chosen on squad-dev-even (bench/tune.ts); claims have no such words, so SciFact is unaffected.
  */
-export const ANSWER_TYPE_WORD_WEIGHT = 0;
+export const ANSWER_TYPE_WORD_WEIGHT = 0.3;
 
 /** The key of an adjacent pair of stems among a chunk's terms: stems never contain a space. */
 export function pairTerm(first: string, second: string): string {
