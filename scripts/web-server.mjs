@@ -30,7 +30,7 @@ const requireFromServe = createRequire(createRequire(import.meta.url).resolve('@
 const express = requireFromServe('express')
 const compression = requireFromServe('compression')
 const morgan = requireFromServe('morgan')
-const { createReadableStreamFromReadable, createRequestHandler, installGlobals, writeReadableStreamToWritable } = requireFromServe('@remix-run/node')
+const { createRequestHandler, installGlobals, writeReadableStreamToWritable } = requireFromServe('@remix-run/node')
 
 const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(pathToFileURL(buildPath).href)
@@ -138,8 +138,53 @@ app.use((req, res, next) => {
   else next()
 })
 
+/**
+ * The request's body as a stream Remix reads as it needs, and a way to read and drop what it left unread once the
+ * answer is sent: an answer before the whole body arrived (a refusal, a redirect to sign-in) must not end the
+ * connection under a browser still sending, which would then see a reset instead of the answer.
+ */
+function requestBody(req) {
+  let isDone = false
+  const onData = (chunk) => {
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    if ((controller.desiredSize ?? 0) <= 0) req.pause()
+  }
+  const onEnd = () => {
+    if (!isDone) controller.close()
+    isDone = true
+  }
+  const onError = (error) => {
+    if (!isDone) controller.error(error)
+    isDone = true
+  }
+  let controller
+  const stream = new ReadableStream(
+    {
+      start(streamController) {
+        controller = streamController
+        req.on('data', onData)
+        req.once('end', onEnd)
+        req.once('error', onError)
+      },
+      pull() {
+        req.resume()
+      },
+      cancel() {
+        discardRest()
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  )
+  function discardRest() {
+    req.off('data', onData)
+    isDone = true
+    if (!req.complete) req.resume()
+  }
+  return { stream, discardRest }
+}
+
 /** The Fetch API request Remix handles, for an Express request (aborted when the browser goes away first). */
-function toFetchRequest(req, res) {
+function toFetchRequest(req, res, body) {
   // Joined as text: a path such as //other.example/x stays a path on this host.
   const url = new URL(`${req.protocol}://${req.get('host') || `${host}:${port}`}${req.originalUrl}`)
   const headers = new Headers()
@@ -156,7 +201,7 @@ function toFetchRequest(req, res) {
     method: req.method,
     headers,
     signal: controller.signal,
-    ...(hasBody ? { body: createReadableStreamFromReadable(req), duplex: 'half' } : {}),
+    ...(hasBody ? { body: body.stream, duplex: 'half' } : {}),
   })
 }
 
@@ -176,13 +221,16 @@ async function sendAnswer(res, answer, wanted) {
 }
 
 app.all('*', async (req, res, next) => {
+  const body = requestBody(req)
   try {
     const wanted = headersFor(req, res)
     // The backend throttles sign-ins per browser: its calls for this request name the browser's address.
-    const answer = await runWithClientAddress(req.ip, () => handleRemixRequest(toFetchRequest(req, res), { cspNonce: res.locals.cspNonce }))
+    const answer = await runWithClientAddress(req.ip, () => handleRemixRequest(toFetchRequest(req, res, body), { cspNonce: res.locals.cspNonce }))
     await sendAnswer(res, answer, wanted)
   } catch (error) {
     next(error)
+  } finally {
+    body.discardRest()
   }
 })
 

@@ -109,6 +109,9 @@ globalStyle(`${card} > :first-child`, { marginTop: 0 })
 
 export const toolbar = style({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'center', marginBottom: '1rem' })
 
+// A text field in a toolbar takes the room there is (the whole line on a phone) instead of its default width.
+globalStyle(`${toolbar} > :has(> input:not([type="hidden"]), > textarea)`, { flex: '1 1 14rem', maxWidth: '32rem', minWidth: 0 })
+
 // An inline notice in the page (a warning or a load error beside what it is about); toasts live in components/toast.
 export const notice = style({
   padding: '0.75rem 1rem',

@@ -83,10 +83,10 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
       onVectorFailure: (error) => vectorLog?.('warn', `vector search failed, keyword search answered: ${error instanceof Error ? error.message : String(error)}`),
     })
     const articles = new ArticlesService(db, knowledge, jobs)
-    const agents = new AgentsService(db, jobs, knowledge, settings)
+    const agents = new AgentsService(db, jobs, knowledge, settings, { retriever })
     // The language model (LLM_BASE_URL); without one, answers quote the sources.
     const llm = createLlmProvider(config)
-    const ask = new AskService(db, jobs, knowledge, settings, config.ASK_WAIT_MS, agents, llm)
+    const ask = new AskService(db, jobs, knowledge, settings, config.ASK_WAIT_MS, agents, llm, retriever)
     const logs = new QueryLogsService(db)
     const templates = new TemplatesService(db)
     const documents = new DocumentsService()

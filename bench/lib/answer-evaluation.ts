@@ -1,4 +1,4 @@
-import { composeExtractiveAnswer, type AnswerSource, type ExtractiveAnswerOptions } from '../../backend/src/retrieval/extractive-answer'
+import { composeExtractiveAnswer, rankAnswerSentences, selectAnswerSentences, type AnswerSource, type ExtractiveAnswerOptions, type RankedSentences } from '../../backend/src/retrieval/extractive-answer'
 import { parseQuery } from '../../backend/src/retrieval/query'
 import { containsGoldAnswer, countWords } from './answer-scoring'
 import type { BeirDataset, BenchmarkQuery, CorpusDocument } from './beir-dataset'
@@ -97,11 +97,10 @@ export function answerText(question: string, sources: AnswerSource[], weightOf: 
   return answer ? answer.sentences.map((sentence) => sentence.text).join(' ') : null
 }
 
-/** One question asked of one knowledge base: its sources, the corpus weights, and whether its article was held out. */
+/** One question asked of one knowledge base: its sentences as the answerer ranks them, and whether its article was held out. */
 export interface AnswerCase {
   query: BenchmarkQuery
-  sources: AnswerSource[]
-  weightOf: (term: string) => number
+  ranked: RankedSentences | null
   isHeldOut: boolean
 }
 
@@ -126,17 +125,21 @@ export function prepareAnswerCases(dataset: BeirDataset, folds: string[][]): Ans
         return { articleId: hit.articleId, title: document.title, text: (byId.get(hit.chunkId) as CorpusChunk).text, score: hit.score }
       })
       const isHeldOut = [...articlesOfQuery(dataset, query, documentsById)].some((article) => heldOut.has(article))
-      cases.push({ query, sources, weightOf, isHeldOut })
+      cases.push({ query, ranked: rankAnswerSentences(query.text, sources, weightOf), isHeldOut })
     }
   }
   return cases
 }
 
-/** The answer figures of prepared cases with the given answerer options. */
+/**
+ * The answer figures of prepared cases with the given answerer options: composeExtractiveAnswer's selection on
+ * sentences ranked once (the options do not change the ranking).
+ */
 export function scoreAnswerCases(cases: readonly AnswerCase[], options: ExtractiveAnswerOptions): AnswerFigures {
   const tally = new AnswerTally()
-  for (const { query, sources, weightOf, isHeldOut } of cases) {
-    const answer = answerText(query.text, sources, weightOf, options)
+  for (const { query, ranked, isHeldOut } of cases) {
+    const selected = ranked ? selectAnswerSentences(ranked, options) : null
+    const answer = selected ? selected.sentences.map((sentence) => sentence.text).join(' ') : null
     if (isHeldOut) tally.addHeldOut(answer)
     else tally.addAnswerable(query, answer)
   }

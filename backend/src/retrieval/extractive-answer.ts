@@ -131,12 +131,37 @@ export function composeExtractiveAnswer(
   weightOf: (term: string) => number,
   options: ExtractiveAnswerOptions = {},
 ): ExtractiveAnswer | null {
-  const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? defaultExtractiveAnswerOptions.maxSentences));
-  const minCoverage = options.minCoverage ?? defaultExtractiveAnswerOptions.minCoverage;
-  const minSourceCoverage = options.minSourceCoverage ?? SOURCE_COVERAGE_FACTOR * minCoverage;
-  const minFreshCoverage = options.minFreshCoverage ?? defaultExtractiveAnswerOptions.minFreshCoverage;
-  const maxScoreGap = options.maxScoreGap ?? defaultExtractiveAnswerOptions.maxScoreGap;
+  const ranked = rankAnswerSentences(question, sources, weightOf);
+  return ranked ? selectAnswerSentences(ranked, options) : null;
+}
 
+/** A sentence that could answer, as `rankAnswerSentences` scored it. */
+export interface AnswerCandidate {
+  text: string;
+  sourceIndex: number;
+  sentenceIndex: number;
+  /** Question terms the sentence contains. */
+  terms: ReadonlySet<string>;
+  /** Share of the question's weight the sentence covers (corpus weights only). */
+  coverage: number;
+  score: number;
+}
+
+/** The candidate sentences of an answer, best first, with what the selection needs to judge them. */
+export interface RankedSentences {
+  candidates: AnswerCandidate[];
+  /** Share of the question's weight each source covers (its title and all its text). */
+  sourceCoverage: number[];
+  /** Each question term's share of the question's weight. */
+  termShares: ReadonlyMap<string, number>;
+}
+
+/**
+ * The first half of `composeExtractiveAnswer`: every sentence of the sources that has a question term, scored and
+ * sorted best first (ties: earlier source, then earlier sentence). Null when the question has no search term or
+ * no sentence any of them.
+ */
+export function rankAnswerSentences(question: string, sources: AnswerSource[], weightOf: (term: string) => number): RankedSentences | null {
   // The words that only name the kind of answer ("What year") are not what a sentence must say.
   const query = parseQuery(question, { answerTypeWordWeight: 0 });
   const questionTerms = [...query.terms].filter(([, weight]) => weight > 0);
@@ -227,18 +252,40 @@ export function composeExtractiveAnswer(
 
   // Best score first; ties go to the earlier source, then the earlier sentence.
   candidates.sort((a, b) => b.score - a.score || a.sourceIndex - b.sourceIndex || a.sentenceIndex - b.sentenceIndex);
-  const first = candidates[0] as Candidate;
-  if (first.coverage < minCoverage) return null;
-  let sourceCovered = 0;
-  for (const term of sourceTerms[first.sourceIndex] ?? []) sourceCovered += weights.get(term) ?? 0;
-  if (sourceCovered / totalWeight < minSourceCoverage) return null;
+  const sourceCoverage = sourceTerms.map((terms) => {
+    let covered = 0;
+    for (const term of terms) covered += weights.get(term) ?? 0;
+    return covered / totalWeight;
+  });
+  const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
+  return {
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, score }) => ({ text, sourceIndex, sentenceIndex, terms, coverage, score })),
+    sourceCoverage,
+    termShares,
+  };
+}
 
-  const chosen: Candidate[] = [first];
+/**
+ * The second half of `composeExtractiveAnswer`: the best sentence when it and its source cover enough of the
+ * question, and further sentences (up to `maxSentences`) only for question words the chosen ones miss.
+ */
+export function selectAnswerSentences(ranked: RankedSentences, options: ExtractiveAnswerOptions = {}): ExtractiveAnswer | null {
+  const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? defaultExtractiveAnswerOptions.maxSentences));
+  const minCoverage = options.minCoverage ?? defaultExtractiveAnswerOptions.minCoverage;
+  const minSourceCoverage = options.minSourceCoverage ?? SOURCE_COVERAGE_FACTOR * minCoverage;
+  const minFreshCoverage = options.minFreshCoverage ?? defaultExtractiveAnswerOptions.minFreshCoverage;
+  const maxScoreGap = options.maxScoreGap ?? defaultExtractiveAnswerOptions.maxScoreGap;
+  const { candidates, sourceCoverage, termShares } = ranked;
+  const first = candidates[0];
+  if (first === undefined || first.coverage < minCoverage) return null;
+  if ((sourceCoverage[first.sourceIndex] ?? 0) < minSourceCoverage) return null;
+
+  const chosen: AnswerCandidate[] = [first];
   const covered = new Set(first.terms);
   for (const candidate of candidates.slice(1)) {
     if (chosen.length >= maxSentences || first.score - candidate.score > maxScoreGap) break;
     let fresh = 0;
-    for (const term of candidate.terms) if (!covered.has(term)) fresh += (weights.get(term) ?? 0) / totalWeight;
+    for (const term of candidate.terms) if (!covered.has(term)) fresh += termShares.get(term) ?? 0;
     // A further sentence must bear on the question where the chosen ones do not.
     if (fresh < minFreshCoverage) continue;
     chosen.push(candidate);

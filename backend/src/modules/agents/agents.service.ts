@@ -2,7 +2,7 @@ import type { AgentVariant, CancelAnswer } from '../../../../contracts/agents'
 import type { AskAnswer, AskBody } from '../../../../contracts/ask'
 import type { AgentSettings } from '../../../../contracts/settings'
 import { createInitialState, type AgentCheckpoint, type AgentState } from '../../agents/agent-state'
-import { KeywordRetriever } from '../../answering/retriever'
+import { KeywordRetriever, type Retriever } from '../../answering/retriever'
 import { createReasoning } from '../../agents/reasoning'
 import { createBuiltInTools } from '../../agents/tools/built-in-tools'
 import { ToolRegistry } from '../../agents/tools/agent-tool'
@@ -75,11 +75,11 @@ export class AgentsService {
     private readonly jobs: JobQueue,
     private readonly knowledge: KnowledgeService,
     private readonly settings: SettingsService,
-    options: { now?: () => Date } = {},
+    options: { now?: () => Date; retriever?: Retriever } = {},
   ) {
     this.now = options.now ?? (() => new Date())
     this.tools = new ToolRegistry(
-      createBuiltInTools({ retriever: new KeywordRetriever(knowledge), findArticle: (title, limit) => repository.findArticleByTitle(db, title, limit) }),
+      createBuiltInTools({ retriever: options.retriever ?? new KeywordRetriever(knowledge), findArticle: (title, limit) => repository.findArticleByTitle(db, title, limit) }),
     )
     jobs.register<AgentRunPayload, AgentCheckpoint | null>(AGENT_JOB, (job, context) => this.runAgent(job, context))
   }

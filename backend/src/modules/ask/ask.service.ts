@@ -2,7 +2,7 @@ import type { AskAnswer, AskBody, AskModels } from '../../../../contracts/ask'
 import { USE_DEFAULT_MODEL, type BotSettings } from '../../../../contracts/settings'
 import { QuestionAnswerer, type AnsweredQuestion, type AnswerEvent } from '../../answering/answerer'
 import { NOT_FOUND_ANSWER } from '../../answering/not-found'
-import { KeywordRetriever } from '../../answering/retriever'
+import { KeywordRetriever, type Retriever } from '../../answering/retriever'
 import type { Database } from '../../db/database'
 import { InvalidInputError, NotFoundError, UpstreamError } from '../../errors'
 import type { LlmProvider } from '../../llm/provider'
@@ -65,8 +65,10 @@ export class AskService {
     private readonly agents: AgentsService,
     /** The language model; without one (no LLM_BASE_URL) answers quote the sources, as they always have. */
     private readonly llm?: LlmProvider,
+    /** Finds passages as Bot settings' search_type says; keyword search when not given. */
+    retriever: Retriever = new KeywordRetriever(knowledge),
   ) {
-    this.answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(knowledge), provider: llm, screenPassage })
+    this.answerer = new QuestionAnswerer({ retriever, provider: llm, screenPassage })
     jobs.register<AskPayload, { logId: number }>(ASK_JOB, (job) => this.runAsk(job))
   }
 
