@@ -765,22 +765,35 @@ export class Bm25Index {
     };
     let pairScores: Float64Array | undefined;
     if (pairs.length > 0) {
-      // Each candidate's pairs, looked up only where the mask does not already rule the pair out.
+      // Each candidate's pairs, looked up only where the mask does not rule the pair out, and only for candidates
+      // that could still reach the top with every pair they may have.
+      const threshold = sampledThreshold === -Infinity && count > limit ? kthBestScore(candidates, count, scores, limit, this.selection) : sampledThreshold;
       pairScores = this.pairScores;
+      let kept = 0;
       for (let position = 0; position < count; position += 1) {
         const slot = candidates[position] as number;
         const absent = scannedBits & ~(masks[slot] as number);
-        let chunkPairs: Uint32Array | undefined;
-        let sum = 0;
+        let possible = 0;
         for (let index = 0; index < pairs.length; index += 1) {
           const { first, second } = pairMasks[index] as { first: number; second: number };
-          if ((absent & first) !== 0 || (absent & second) !== 0) continue;
-          const { hash, weight } = pairs[index] as PairBonus;
-          chunkPairs ??= (this.slotChunks[slot] as StoredChunk).pairs;
-          if (hasPair(chunkPairs, hash)) sum += weight;
+          if ((absent & first) === 0 && (absent & second) === 0) possible += (pairs[index] as PairBonus).weight;
+        }
+        if ((scores[slot] as number) + possible + remainingBound < threshold) continue;
+        let sum = 0;
+        if (possible > 0) {
+          const chunkPairs = (this.slotChunks[slot] as StoredChunk).pairs;
+          for (let index = 0; index < pairs.length; index += 1) {
+            const { first, second } = pairMasks[index] as { first: number; second: number };
+            if ((absent & first) !== 0 || (absent & second) !== 0) continue;
+            const { hash, weight } = pairs[index] as PairBonus;
+            if (hasPair(chunkPairs, hash)) sum += weight;
+          }
         }
         pairScores[slot] = sum;
+        candidates[kept] = slot;
+        kept += 1;
       }
+      count = kept;
       sampledThreshold = kthBestScore(candidates, count, scores, limit, this.selection, pairScores);
     }
 
