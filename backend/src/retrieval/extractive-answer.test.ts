@@ -190,4 +190,17 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     ];
     expect(composeExtractiveAnswer('When do backups run daily?', twins, () => 1)?.citedSourceIndexes).toEqual([1]);
   });
+
+  it('answers "how often" with the sentence that says how often, over one that only repeats the question words', () => {
+    const compost: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Composting kitchen scraps',
+        text: 'A compost heap turns kitchen scraps into dark crumbly soil. Mix green waste with brown waste.\n\nTurn the heap every fortnight so air reaches the middle.',
+      },
+    ];
+    const weights: Record<string, number> = { often: 3, turn: 1, compost: 1.5, heap: 1.5 };
+    const answer = composeExtractiveAnswer('How often should I turn the compost heap?', compost, (term) => weights[term] ?? 1);
+    expect(answer?.text).toContain('Turn the heap every fortnight');
+  });
 });

@@ -67,7 +67,7 @@ const LENGTH_REFERENCE = 20;
 const YEAR = /\b(?:1\d{3}|20\d{2})s?\b/;
 const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/;
 const NUMBER_WORDS =
-  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|once|twice)\b/;
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|once|twice|every|daily|weekly|fortnight|fortnightly|monthly|yearly|annually|hourly|nightly)\b/;
 const CENTURY = /\bcentur/;
 
 /** Whether a sentence holds the kind of answer the question asks for; undefined when that cannot be told from the words. */
