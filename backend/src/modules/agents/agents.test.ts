@@ -404,7 +404,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         const trace: TraceEntry[] = answer.log_agent_ask_qa
         const resumedAt = trace.findIndex((entry) => entry.status === 'resumed')
         expect(resumedAt).toBeGreaterThan(0)
-        expect(trace[resumedAt]).toMatchObject({ step: 'retrieve', detail: expect.stringMatching(/attempt 2 of 3/) })
+        // A graceful stop hands the job back without spending one of its attempts.
+        expect(trace[resumedAt]).toMatchObject({ step: 'retrieve', detail: expect.stringMatching(/attempt 1 of 3/) })
         // The plan made before the restart was kept, not made again.
         expect(stepsOf(trace, 'plan')).toHaveLength(1)
         expect(trace.slice(resumedAt)).toContainEqual(expect.objectContaining({ tool: 'hold', status: 'failed', error: 'The tool hold is not available to the general agent' }))
