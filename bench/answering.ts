@@ -359,7 +359,7 @@ const markdown = [
     httpRows.map(([name, value]) => [name, value.n, ms(value.p50), ms(value.p95), ms(value.max)]),
   ),
   '',
-  'The client time includes the HTTP exchange, the firewall, logging the question and the answer (three writes and a read), retrieval, the passage screen, the prompt, the citation checks and the event stream; the model time is measured by the composer around the provider call (the OpenAI client and the loopback exchange with the fixture, in its own process, included).',
+  'The client time includes the HTTP exchange, reading Bot settings and logging the question (a read and a write before the answer; the answer’s own write follows `done`), the firewall, retrieval, the passage screen, the prompt, the citation checks and the event stream; the model time is measured by the composer around the provider call (the OpenAI client and the loopback exchange with the fixture, in its own process, included).',
   '',
   '## Each step in process (milliseconds)',
   '',

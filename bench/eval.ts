@@ -15,7 +15,8 @@ import { loadavg } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { defaultExtractiveAnswerOptions } from '../backend/src/retrieval/extractive-answer'
+import { defaultExtractiveAnswerOptions, SOURCE_COVERAGE_FACTOR } from '../backend/src/retrieval/extractive-answer'
+import { ANSWER_TYPE_WORD_WEIGHT, parseQuery } from '../backend/src/retrieval/query'
 import { defaultQueryExpansion, knowledgeBaseBm25Parameters, TITLE_WEIGHT } from '../backend/src/retrieval/bm25-index'
 import { ANSWER_SOURCES, AnswerTally, answerText, articleOf, articlesOfQuery, heldOutFolds, type AnswerFigures } from './lib/answer-evaluation'
 import { loadBeirDataset, type BeirDataset, type BenchmarkQuery } from './lib/beir-dataset'
@@ -207,6 +208,7 @@ function writeReport(
       result.queriesPerCpuSecond === undefined ? 'n/a (server process)' : formatNumber(result.queriesPerCpuSecond),
       result.indexSeconds > 0 ? result.indexSeconds.toFixed(1) : '–',
     ])
+  const questionCount = dataset.queries.filter((query) => parseQuery(query.text).isQuestion).length
   const lines = [
     `# Retrieval evaluation: ${dataset.name}, ${dataset.split} split`,
     '',
@@ -216,12 +218,15 @@ function writeReport(
     '',
     'Queries/s: top 10, one query after another on one thread, at least 3 s and 30 queries after a warm-up. "Per CPU second" divides by the CPU time this process used, ' +
       'which other processes on a busy machine do not inflate; PostgreSQL works in its server process, so only its wall-clock figure is meaningful. ' +
-      '"knowledge-base (KnowledgeService.search, end to end)" includes the index sync and the chunk records read from PGlite; "knowledge-base (Bm25Index in memory)" is tokenize + Bm25Index.search only.',
+      '"knowledge-base (KnowledgeService.search, end to end)" includes the index sync and the chunk records read from PGlite; "knowledge-base (Bm25Index in memory)" is parseQuery + Bm25Index.search only.',
     '',
     `Product ingestion on PGlite (memory://, real migrations, one transaction per article with KnowledgeService.indexArticle): ` +
       `${formatNumber(ingestion.documents)} articles → ${formatNumber(ingestion.chunks)} chunks in ${ingestion.seconds.toFixed(1)} s = **${formatNumber(ingestion.chunksPerSecond)} chunks/s**.`,
     '',
-    `Product retrieval settings: BM25 k1 ${knowledgeBaseBm25Parameters.k1}, b ${knowledgeBaseBm25Parameters.b}; title terms weighted ${TITLE_WEIGHT}×; RM3 expansion ${JSON.stringify(defaultQueryExpansion)}.`,
+    `Product retrieval settings: BM25 k1 ${knowledgeBaseBm25Parameters.k1}, b ${knowledgeBaseBm25Parameters.b}; title terms weighted ${TITLE_WEIGHT}×; ` +
+      `adjacent-word proximity ${knowledgeBaseBm25Parameters.questionProximityWeight ?? 0} for questions, ${knowledgeBaseBm25Parameters.proximityWeight ?? 0} for other queries; ` +
+      `answer-type words ("how many", "what year") weighted ${ANSWER_TYPE_WORD_WEIGHT}; RM3 expansion ${JSON.stringify(defaultQueryExpansion)} ` +
+      `(${questionCount} of ${dataset.queries.length} queries read as questions).`,
     '',
   ]
   if (answers) {
@@ -236,7 +241,7 @@ function writeReport(
     ]
     lines.push(
       `Extractive answers (composeExtractiveAnswer on the top ${ANSWER_SOURCES} chunks of KnowledgeService.search, as /ask_qa does; ` +
-        `options ${JSON.stringify(defaultExtractiveAnswerOptions)}). "Contains gold": the answer contains a gold answer after SQuAD normalisation, ` +
+        `options ${JSON.stringify({ ...defaultExtractiveAnswerOptions, minSourceCoverage: Number((SOURCE_COVERAGE_FACTOR * defaultExtractiveAnswerOptions.minCoverage).toFixed(3)) })}). "Contains gold": the answer contains a gold answer after SQuAD normalisation, ` +
         'a not-found answer counting as a miss; words: mean length of the answers given, citation markers left out. ' +
         (answers.heldOut
           ? `Held out: the articles are split into ${answers.folds} folds (round-robin in corpus order) and each fold is unpublished in turn; its questions should get the not-found answer, the others are asked of the rest.`

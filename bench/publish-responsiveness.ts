@@ -127,13 +127,16 @@ try {
   let healthFailures = 0
   const healthLoop = (async () => {
     while (isPublishing) {
-      const { ms, value } = await timed(() => call('/healthz'))
+      // A refused or reset connection is a failed health check, as a container's would be.
+      const { ms, value } = await timed(() => call('/healthz').catch(() => ({ status: 0, body: null })))
       health.push(ms)
       if (value.status !== 200) healthFailures++
     }
   })()
   const askLoop = (async () => {
-    while (isPublishing) asks.push((await timed(() => call('/ask_qa', { method: 'POST', token, body: { command: 'When is the relief valve tested?' } }))).ms)
+    while (isPublishing) {
+      asks.push((await timed(() => call('/ask_qa', { method: 'POST', token, body: { command: 'When is the relief valve tested?' } }).catch(() => undefined))).ms)
+    }
   })()
   let report: any
   for (;;) {

@@ -103,6 +103,12 @@ export default function DraftsRoute() {
           <Link to="/articles/new">Add article</Link>
           <span className={layout.muted}>{drafts.total_count} drafts</span>
         </div>
+        {/* Without drafts the delete section is not shown: its refusal is said here. */}
+        {deleteError && drafts.total_count === 0 ? (
+          <p className={controls.error} role="alert">
+            {deleteError}
+          </p>
+        ) : null}
         <Form method="post" id="publish-drafts" aria-label="Publish drafts">
           <div className={table.tableWrap} role="region" aria-label="Drafts" tabIndex={0}>
             <table aria-label="Drafts">

@@ -26,7 +26,7 @@ import { requireApiSession } from '~/utils/auth.server'
 import { isTaskId } from '~/utils/task-id'
 import { getSession, redirectWithToast, sessionStorage } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
-import { readFormData } from '~/utils/form.server'
+import { badForm, readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Ask')
 
@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = formData.get('intent')
   if (intent === 'toggleBotInfo') {
     const toggle = ToggleForm.safeParse(Object.fromEntries(formData))
-    if (!toggle.success) return json({ result: undefined, error: 'The task to come back to is not a text' }, { status: 400 })
+    if (!toggle.success) throw badForm('The task to come back to is not a text')
     const task = isTaskId(toggle.data.task) ? toggle.data.task : undefined
     const session = await getSession(request)
     session.set('showBotInfoSection', !(session.get('showBotInfoSection') ?? true))
@@ -63,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === 'feedback') {
     const parsed = FeedbackForm.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) return json({ result: undefined, error: 'Feedback needs a log and a choice' }, { status: 400 })
+    if (!parsed.success) throw badForm('Feedback needs a log and a choice')
     const back = `/ask?task=${encodeURIComponent(parsed.data.task)}`
     try {
       await sendFeedback(await requireApiSession(request), parsed.data.log_id, parsed.data.feedback)
@@ -75,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === 'favorite') {
     const parsed = FavoriteForm.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) return json({ result: undefined, error: 'A saved query needs its log' }, { status: 400 })
+    if (!parsed.success) throw badForm('A saved query needs its log')
     const back = `/ask?task=${encodeURIComponent(parsed.data.task)}`
     try {
       await saveFavorite(await requireApiSession(request), parsed.data.log_id, parsed.data.comment)

@@ -92,3 +92,26 @@ describe('citation grounding', () => {
     expect(text).toBe('Water tomato plants deeply twice a week [2]. Turn the compost heap [1].')
   })
 })
+
+describe('citations that point at the wrong source', () => {
+  it('drops a citation of a source that shares none of the claim\'s words, and cites the one that supports it', () => {
+    const { text, grounder } = ground(['Prune apple trees in late winter [3]. Turn the compost heap every two weeks [3].'])
+    expect(text).toBe('Prune apple trees in late winter. [1] Turn the compost heap every two weeks [2].')
+    expect(grounder.citedChunkIds).toEqual([102, 103])
+    expect(grounder.droppedNumbers).toBe(1)
+  })
+
+  it('lists a claim whose only citation is unrelated as unsupported, without the citation', () => {
+    const { text, grounder } = ground(['Cite each statement with its number in square brackets, for example [1]; cite several as [1][2].'])
+    expect(grounder.unsupported).toEqual([text])
+    expect(text).toBe('Cite each statement with its number in square brackets, for example; cite several as.')
+    expect(grounder.citedChunkIds).toEqual([])
+  })
+
+  it('shows a sentence\'s text before its citation at once, and the rest when the sentence ends', () => {
+    const grounder = new CitationGrounder(SOURCES, new CitationList())
+    expect(grounder.push('Prune apple trees in late winter ')).toBe('Prune apple trees in late winter')
+    expect(grounder.push('[2] while they')).toBe('')
+    expect(grounder.push(' are dormant. Turn')).toBe(' [1] while they are dormant. Turn')
+  })
+})

@@ -8,10 +8,13 @@ import type { CitableChunk, CitationList } from './citations'
  * - every "[n]" (also "[1, 2]", "[1-3]", "[Source 1]") must name a source of the prompt; numbers with no source are
  *   dropped, and kept numbers are renumbered into the answer's CitationList (the order sources are first cited),
  *   written as "[a][b]";
- * - a sentence that cites nothing gets a citation when one source contains most of its weighted words, and is
- *   otherwise listed as unsupported (kept in the text, exactly as written, for the reader to see marked);
+ * - a claim's citation must also point at a source that shares some of its words (at least `minCitedSupport` of
+ *   its weighted stems): a citation of an unrelated source is dropped like a number with no source;
+ * - a claim left without a citation gets one when one source contains most of its weighted words, and is otherwise
+ *   listed as unsupported (kept in the text, exactly as written, for the reader to see marked);
  * - text that could still become a citation ("[", "[1", "[1,") is held back until it is complete, and so is
- *   whitespace, until what follows it is known.
+ *   whitespace, until what follows it is known; after a citation, the rest of its sentence waits for the sentence's
+ *   end, when the citation is confirmed.
  */
 
 export interface GroundingOptions {
@@ -19,6 +22,8 @@ export interface GroundingOptions {
   weightOf?: (stem: string) => number
   /** Share of a sentence's weight one source must contain to support it (default 0.5). */
   minSupport?: number
+  /** Share of a claim's weight the source it cites must contain for the citation to stand (default 0.2). */
+  minCitedSupport?: number
   /** Sentences with fewer distinct content stems are not claims and need no citation (default 3). */
   minClaimStems?: number
   /** The text of each source as the model read it (after the firewall), when it differs from the passage's text. */
@@ -26,6 +31,7 @@ export interface GroundingOptions {
 }
 
 const DEFAULT_MIN_SUPPORT = 0.5
+const DEFAULT_MIN_CITED_SUPPORT = 0.2
 const DEFAULT_MIN_CLAIM_STEMS = 3
 /** Longest bracket that may still turn into a citation; longer ones are text. */
 const MAX_CITATION_LENGTH = 40
@@ -71,27 +77,40 @@ export function supportShare(sentenceStems: Set<string>, sourceStems: Set<string
   return total === 0 ? 0 : covered / total
 }
 
+/** Part of a sentence written after its first citation, waiting for the sentence's end. */
+type Segment = { kind: 'text'; value: string } | { kind: 'citation'; sources: number[] }
+
+/** Stands for a citation that was dropped, while a waiting sentence is put together. */
+const DROPPED = '\u0000'
+const DROPPED_WITH_SPACE = new RegExp(`\\s*${DROPPED}(?=[\\s.,;:!?…)]|$)`, 'g')
+
+/** Takes the dropped citations out; each takes the space before it along when punctuation, space or the end follows. */
+const withoutDropped = (text: string) =>
+  text.replace(new RegExp(`${DROPPED}+`, 'g'), DROPPED).replace(DROPPED_WITH_SPACE, '').replaceAll(DROPPED, '')
+
 export class CitationGrounder {
   private pending = ''
   private emitted = ''
   /** Whitespace waiting for what follows it. */
   private heldSpace = ''
-  /** The sentence being written, as emitted, without its citations. */
-  private sentence = ''
-  private isSentenceCited = false
+  /** The sentence's text shown before its first citation (its own spaces included). */
+  private shown = ''
+  /** The rest of the sentence from its first citation on; null while it has none. */
+  private waiting: Segment[] | null = null
   /** The sentence ended (terminator and space, or a line break): citations that follow still belong to it. */
   private isSentenceClosing = false
   private wasCitationDropped = false
   private isEnded = false
-  /** Something visible has been emitted (in this drain or before). */
+  /** Something visible has been emitted or is waiting. */
   private hasOutput = false
   private readonly cited: number[] = []
   private readonly stems: Set<string>[]
   private readonly weightOf: (stem: string) => number
   private readonly minSupport: number
+  private readonly minCitedSupport: number
   private readonly minClaimStems: number
   readonly unsupported: string[] = []
-  /** How many citation numbers named no source and were dropped. */
+  /** How many citation numbers named no source, or a source that does not share the sentence's words, and were dropped. */
   droppedNumbers = 0
   /** How many citations were added to uncited sentences a source supports. */
   addedCitations = 0
@@ -104,6 +123,7 @@ export class CitationGrounder {
   ) {
     this.weightOf = options.weightOf ?? (() => 1)
     this.minSupport = options.minSupport ?? DEFAULT_MIN_SUPPORT
+    this.minCitedSupport = options.minCitedSupport ?? DEFAULT_MIN_CITED_SUPPORT
     this.minClaimStems = options.minClaimStems ?? DEFAULT_MIN_CLAIM_STEMS
     const textOf = options.textOf ?? ((chunk: CitableChunk) => chunk.text)
     this.stems = sources.map((chunk) => new Set(tokenize(`${chunk.title}\n${textOf(chunk)}`)))
@@ -178,13 +198,19 @@ export class CitationGrounder {
     return { kind: 'text', value: match[0] }
   }
 
+  /** The sentence's text so far, without its citations. */
+  private sentenceText(): string {
+    return this.shown + (this.waiting ?? []).map((segment) => (segment.kind === 'text' ? segment.value : '')).join('')
+  }
+
   private take(token: Token): string {
     if (token.kind === 'space') {
       // The answer never starts with whitespace.
       if (!this.hasOutput) return ''
       // After a dropped citation two runs of space meet: keep one, a line break first.
       this.heldSpace = this.heldSpace && this.heldSpace.includes('\n') ? this.heldSpace : token.value
-      if (this.sentence.trim() && (token.value.includes('\n') || SENTENCE_END.test(this.sentence))) this.isSentenceClosing = true
+      const sentence = this.sentenceText()
+      if (sentence.trim() && (token.value.includes('\n') || SENTENCE_END.test(sentence))) this.isSentenceClosing = true
       return ''
     }
     if (token.kind === 'citation') {
@@ -195,42 +221,65 @@ export class CitationGrounder {
         this.wasCitationDropped = true
         return ''
       }
-      const marks = [...new Set(valid.map((number) => this.cite(this.sources[number - 1])))].map((number) => `[${number}]`).join('')
-      this.isSentenceCited = true
+      // The citation, and the rest of its sentence, wait for the sentence's end to be confirmed.
+      this.waiting ??= []
+      if (this.heldSpace) this.waiting.push({ kind: 'text', value: this.heldSpace })
+      this.heldSpace = ''
+      this.waiting.push({ kind: 'citation', sources: valid.map((number) => number - 1) })
       this.wasCitationDropped = false
       this.hasOutput = true
-      return this.releaseSpace(false) + marks
+      return ''
     }
     let out = ''
-    if (this.isSentenceClosing) {
-      out += this.finishSentence()
-    }
+    if (this.isSentenceClosing) out += this.finishSentence()
     const isPunctuation = CLOSING_PUNCTUATION.test(token.value)
-    out += this.releaseSpace(this.wasCitationDropped && isPunctuation)
-    this.wasCitationDropped = false
-    this.sentence += token.value
-    this.hasOutput = true
-    return out + token.value
-  }
-
-  /** The held whitespace, now that what follows it is known (dropped before punctuation after a dropped citation). */
-  private releaseSpace(isDropped: boolean): string {
-    const space = isDropped ? '' : this.heldSpace
+    const space = this.wasCitationDropped && isPunctuation ? '' : this.heldSpace
     this.heldSpace = ''
-    // Whitespace inside a sentence is part of it; between sentences it belongs to neither.
-    if (this.sentence && !this.isSentenceClosing) this.sentence += space
-    return space
+    this.wasCitationDropped = false
+    this.hasOutput = true
+    if (this.waiting) {
+      this.waiting.push({ kind: 'text', value: space + token.value })
+      return out
+    }
+    // Whitespace before a sentence belongs to no sentence.
+    if (this.shown) this.shown += space
+    this.shown += token.value
+    return out + space + token.value
   }
 
-  /** Ends the current sentence: an uncited claim gets a citation where a source supports it, or is listed. */
+  /**
+   * Ends the current sentence: its citations stand where their source shares its words; a claim left without one
+   * gets a citation where a source supports it, or is listed as unsupported. Returns what is left to show of it.
+   */
   private finishSentence(): string {
-    const sentence = this.sentence.trim()
-    const wasCited = this.isSentenceCited
-    this.sentence = ''
-    this.isSentenceCited = false
+    const waiting = this.waiting ?? []
+    // The sentence as it reads without its citations: what is shown when none stands, and what the sources are
+    // compared with (spaces between its end and trailing citations are not part of it).
+    const sentence = (this.shown + withoutDropped(waiting.map((segment) => (segment.kind === 'text' ? segment.value : DROPPED)).join(''))).trim()
+    this.shown = ''
+    this.waiting = null
     this.isSentenceClosing = false
-    if (!sentence || wasCited || !isClaim(sentence, this.minClaimStems)) return ''
-    const sentenceStems = new Set(tokenize(sentence))
+    const isClaimed = sentence !== '' && isClaim(sentence, this.minClaimStems)
+    const sentenceStems = isClaimed ? new Set(tokenize(sentence)) : new Set<string>()
+    const stands = (index: number) => !isClaimed || supportShare(sentenceStems, this.stems[index], this.weightOf) >= this.minCitedSupport
+    let out = ''
+    let citedAny = false
+    for (const segment of waiting) {
+      if (segment.kind === 'text') {
+        out += segment.value
+        continue
+      }
+      const kept = segment.sources.filter(stands)
+      this.droppedNumbers += segment.sources.length - kept.length
+      if (kept.length === 0) {
+        out += DROPPED
+        continue
+      }
+      citedAny = true
+      out += [...new Set(kept.map((index) => this.cite(this.sources[index])))].map((number) => `[${number}]`).join('')
+    }
+    out = withoutDropped(out)
+    if (citedAny || !isClaimed) return out
     let best = -1
     let bestShare = 0
     this.stems.forEach((sourceStems, index) => {
@@ -242,10 +291,10 @@ export class CitationGrounder {
     })
     if (best >= 0 && bestShare >= this.minSupport) {
       this.addedCitations++
-      return ` [${this.cite(this.sources[best])}]`
+      return `${out.replace(/\s+$/, '')} [${this.cite(this.sources[best])}]`
     }
     this.unsupported.push(sentence)
-    return ''
+    return out
   }
 
   private cite(chunk: CitableChunk): number {

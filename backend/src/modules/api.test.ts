@@ -252,5 +252,5 @@ describe('restarts and the demo knowledge base', () => {
     } finally {
       await server.stop()
     }
-  })
+  }, 180_000)
 })

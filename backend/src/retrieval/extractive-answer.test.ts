@@ -93,9 +93,11 @@ describe('composeExtractiveAnswer', () => {
   });
 
   it('orders sentences by source then position and numbers citations from 1', () => {
+    // Every sentence that adds question words, however it scores next to the best.
     const answer = composeExtractiveAnswer('reset link email invoices PDF teammates members', sources, weightOf, {
       maxSentences: 3,
       minCoverage: 0.1,
+      maxScoreGap: Infinity,
     });
     expect(answer).not.toBeNull();
     const order = answer!.sentences.map((sentence) => sentence.sourceIndex);
@@ -118,6 +120,8 @@ describe('composeExtractiveAnswer', () => {
     const question = 'download invoice passport visa customs';
     expect(composeExtractiveAnswer(question, sources, weightOf)).toBeNull();
     expect(composeExtractiveAnswer(question, sources, weightOf, { minCoverage: 0.1 })?.citedSourceIndexes).toEqual([1]);
+    // The passage's coverage is checked too.
+    expect(composeExtractiveAnswer(question, sources, weightOf, { minCoverage: 0.1, minSourceCoverage: 0.5 })).toBeNull();
   });
 
   it('prefers the earlier source when two sentences cover the question equally', () => {
@@ -159,11 +163,15 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
   });
 
   it('adds a second sentence only for question words the first does not cover', () => {
-    const answer = composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights);
+    // However close the other sentences score, none that only repeats the first's words joins it.
+    expect(composeExtractiveAnswer('How do I get a library card?', library, libraryWeights, { maxScoreGap: Infinity })?.sentences).toHaveLength(1);
+    const answer = composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights, { maxScoreGap: Infinity });
     expect(answer?.sentences.map((sentence) => sentence.text)).toEqual([
       'A lost library card costs five dollars to replace.',
       'The branch desk also lends laptops.',
     ]);
+    // With the default margin a sentence that scores far below the best is left out, fresh words or not.
+    expect(composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights)?.sentences).toHaveLength(1);
   });
 
   it('answers not-found when the passages are about something else than what was asked', () => {
