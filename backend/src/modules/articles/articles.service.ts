@@ -18,8 +18,8 @@ type PublishResult = Pick<PublishProgress, 'published' | 'failed'>
  * A publish commits drafts in batches, each batch with its progress record in one transaction, and gives the
  * event loop a turn between batches: a batch ends after this many drafts or milliseconds, whichever comes first.
  */
-const PUBLISH_BATCH_DRAFTS = 100
-const PUBLISH_BATCH_MS = 40
+const PUBLISH_BATCH_DRAFTS = 50
+const PUBLISH_BATCH_MS = 20
 
 /** Drafts (temporary articles), their publication into the indexed knowledge base, and published articles. */
 export class ArticlesService {
