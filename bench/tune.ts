@@ -157,8 +157,8 @@ if (stages.has('answers') && squad) {
     ['no not-found check', { minCoverage: 0, minSourceCoverage: 0 }],
   ]
   if (!values.quick) {
-    for (const minCoverage of [0.2, 0.3, 0.35, 0.4, 0.45]) {
-      for (const minSourceCoverage of [0, 0.4, 0.5, 0.6]) {
+    for (const minCoverage of [0.2, 0.3, 0.35, 0.375, 0.4, 0.45]) {
+      for (const minSourceCoverage of [0, 0.4, 0.5, 0.55, 0.6]) {
         for (const maxScoreGap of [0, 0.1, 0.15, 0.2, 0.3]) {
           grid.push([`minCoverage ${minCoverage}, minSourceCoverage ${minSourceCoverage}, maxScoreGap ${maxScoreGap}`, { minCoverage, minSourceCoverage, maxScoreGap }])
         }

@@ -111,6 +111,17 @@ export function badForm(message: string): Response {
   return refusal(400, message)
 }
 
+/**
+ * For pages with many forms: errors on a field nobody types (an id, a hidden field) mean a form the page never sent,
+ * whose reply no form on the page would show. That is thrown as 400 with the reasons; errors on `typedFields` only
+ * go back beside their fields.
+ */
+export function assertOnlyTypedFieldsFailed(errors: Record<string, string[] | null> | null | undefined, typedFields: readonly string[]): void {
+  const untyped = Object.entries(errors ?? {}).filter(([field, messages]) => messages?.length && !typedFields.includes(field))
+  if (untyped.length === 0) return
+  throw refusal(400, `This form is not one this page sends: ${untyped.map(([field, messages]) => `${field || 'form'}: ${messages!.join(' ')}`).join('; ')}.`)
+}
+
 /** The answer (to throw) for a form whose intent this action does not know: a forged or outdated form. */
 export function unknownIntent(intent: FormDataEntryValue | null | undefined): Response {
   const named = typeof intent === 'string' && intent ? `“${intent.length > 60 ? `${intent.slice(0, 60)}…` : intent}”` : 'nothing'

@@ -22,7 +22,7 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
-import { readFormData, unknownIntent } from '~/utils/form.server'
+import { assertOnlyTypedFieldsFailed, readFormData, unknownIntent } from '~/utils/form.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data && 'log' in data ? `Log ${data.log.id}` : 'Log')
 
@@ -60,7 +60,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const isEnhanced = formData.get('enhanced') === '1'
   const api = await requireApiSession(request)
   const submission = parseWithZod(formData, { schema: LogForms[intent as keyof typeof LogForms] })
-  if (submission.status !== 'success') return json<LogFormData>({ formId, result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') {
+    assertOnlyTypedFieldsFailed(submission.error, ['comment', 'question', 'answer'])
+    return json<LogFormData>({ formId, result: submission.reply() }, { status: 400 })
+  }
   const value = submission.value
   const done = (message: string, extra: Partial<LogFormData> = {}, redirectTo = back) =>
     respondWithToast<LogFormData>(request, { isEnhanced, redirectTo, data: { formId, ...extra }, toast: { summary: 'All Ok', message } })

@@ -14,7 +14,7 @@ import { deleteFavorite, listFavorites, saveFavorite } from '~/models/query-logs
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { screenMeta } from '~/sponsors/meta'
-import { readFormData, unknownIntent } from '~/utils/form.server'
+import { assertOnlyTypedFieldsFailed, readFormData, unknownIntent } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Saved queries')
 
@@ -46,7 +46,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const formId = String(formData.get('form_id') ?? intent)
   const isEnhanced = formData.get('enhanced') === '1'
   const submission = parseWithZod(formData, { schema: SavedForms[intent as keyof typeof SavedForms] })
-  if (submission.status !== 'success') return json<LogFormData>({ formId, result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') {
+    assertOnlyTypedFieldsFailed(submission.error, ['comment'])
+    return json<LogFormData>({ formId, result: submission.reply() }, { status: 400 })
+  }
   const value = submission.value
   const respond = (toast: Parameters<typeof respondWithToast>[1]['toast']) => respondWithToast<LogFormData>(request, { isEnhanced, redirectTo: '/saved', data: { formId }, toast })
   const api = await requireApiSession(request)

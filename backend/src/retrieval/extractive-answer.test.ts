@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, createIndexedChunk } from './bm25-index';
+import { Bm25Index, countChunkTerms, createIndexedChunk } from './bm25-index';
 import { splitSentences } from './chunker';
 import { composeExtractiveAnswer, type AnswerSource } from './extractive-answer';
 
@@ -184,6 +184,19 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
   it('still answers a question that carries contact details', () => {
     const answer = composeExtractiveAnswer('My email is x@y.z, how do I get a library card?', library, libraryWeights);
     expect(answer?.sentences[0]?.text).toBe('You can get a library card at any branch desk with a photo ID.');
+  });
+
+  it('answers in a small knowledge base where the question\'s verb is in no article', () => {
+    const small: AnswerSource[] = [
+      { articleId: 1, title: 'Library cards', text: 'A library card is free for residents. Bring a proof of address to the front desk.' },
+      { articleId: 2, title: 'Opening hours', text: 'The reading room opens at nine and closes at six. On Sundays it is closed.' },
+      { articleId: 3, title: 'Returning books', text: 'Books go back within three weeks. Late returns pay a small fine per day.' },
+    ];
+    const index = new Bm25Index();
+    small.forEach((source, position) => index.add({ chunkId: position + 1, articleId: source.articleId, ...countChunkTerms(source.text, source.title) }));
+    const answer = composeExtractiveAnswer('How do I get a library card?', small, (term) => index.idf(term));
+    expect(answer?.sentences[0]?.text).toBe('A library card is free for residents.');
+    expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', small, (term) => index.idf(term))).toBeNull();
   });
 
   it('prefers the sentence with a year when the question asks for one', () => {

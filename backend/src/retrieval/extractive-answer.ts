@@ -152,6 +152,8 @@ export interface AnswerCandidate {
   terms: ReadonlySet<string>;
   /** Share of the question's weight the sentence covers (corpus weights only). */
   coverage: number;
+  /** Whether it holds the kind of answer the question asks for (a number, a year, a date); undefined when not told. */
+  typeMatch: boolean | undefined;
   score: number;
 }
 
@@ -267,7 +269,7 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
   });
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, score }) => ({ text, sourceIndex, sentenceIndex, terms, coverage, score })),
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score }) => ({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score })),
     sourceCoverage,
     termShares,
   };

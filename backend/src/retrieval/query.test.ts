@@ -39,6 +39,16 @@ describe('parseQuery', () => {
     expect(parseQuery('What does AFC stand for?').answerType).toBeUndefined();
   });
 
+  it('weighs less the verbs that frame a question\'s request, and keeps their pairs', () => {
+    const query = parseQuery('How do I get a library card?');
+    expect(query.terms.get('get')).toBe(ANSWER_TYPE_WORD_WEIGHT);
+    expect(query.terms.get('librari')).toBe(1);
+    expect(query.pairs).toContain(pairTerm('get', 'librari'));
+    expect(parseQuery('How do I get a library card?', { requestVerbWeight: 0 }).terms.has('get')).toBe(false);
+    // Not in a statement.
+    expect(parseQuery('Members get a library card.').terms.get('get')).toBe(1);
+  });
+
   it('keeps those words in a claim, and weighs them when asked to', () => {
     expect(parseQuery('Many patients improve within a year.').terms.get('year')).toBe(1);
     expect(parseQuery('What year was it founded?', { answerTypeWordWeight: 0.3 }).terms.get('year')).toBe(0.3);

@@ -21,6 +21,8 @@ export interface Query {
 export interface QueryParsingOptions {
   /** Query weight of the words that name what a question asks for ("many", "year"); default ANSWER_TYPE_WORD_WEIGHT. */
   answerTypeWordWeight?: number;
+  /** Query weight of the verbs that frame a question's request ("how do I get …"); default ANSWER_TYPE_WORD_WEIGHT. */
+  requestVerbWeight?: number;
 }
 
 /**
@@ -47,6 +49,13 @@ const QUESTION_OPENERS: ReadonlySet<string> = new Set([
   'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how',
   'is', 'are', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'should', 'would', 'will', 'shall', 'may',
   'has', 'have', 'had',
+]);
+
+/** Verbs that frame a request in a question rather than name what it is about. */
+const REQUEST_VERBS: ReadonlySet<string> = new Set([
+  'get', 'gets', 'got', 'getting', 'make', 'makes', 'made', 'find', 'finds', 'need', 'needs', 'want', 'wants',
+  'go', 'goes', 'take', 'takes', 'give', 'gives', 'put', 'keep', 'let', 'know', 'see', 'tell', 'show', 'happen',
+  'happens', 'mean', 'means',
 ]);
 
 /** Words after "how" that ask for a quantity ("how many", "how long"). */
@@ -89,6 +98,7 @@ function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefine
  */
 export function parseQuery(text: string, options: QueryParsingOptions = {}): Query {
   const answerTypeWeight = options.answerTypeWordWeight ?? ANSWER_TYPE_WORD_WEIGHT;
+  const requestVerbWeight = options.requestVerbWeight ?? ANSWER_TYPE_WORD_WEIGHT;
   // Contact details a user adds ("my email is x@y.z, how do I …") are not what they ask about.
   const normalized = normalize(text).replace(CONTACT_DETAILS, ' ');
   const words = normalized.match(/[a-z0-9]+/g) ?? [];
@@ -113,8 +123,15 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
   }
 
   const { terms: stems, words: wordStems } = tokenizeWithWords(searched);
+  // In a question, the verbs that frame the request ("how do I *get* a library card") weigh less: the passage that
+  // answers need not use them.
+  const requestStems = new Set<string>();
+  if (isQuestion) for (const word of words) if (REQUEST_VERBS.has(word)) for (const stem of tokenizeWithWords(word).terms) requestStems.add(stem);
   const terms = new Map<string, number>();
-  for (const stem of stems) terms.set(stem, 1);
+  for (const stem of stems) {
+    if (!requestStems.has(stem)) terms.set(stem, 1);
+    else if (requestVerbWeight > 0) terms.set(stem, requestVerbWeight);
+  }
   if (answerTypeWeight > 0) {
     for (const word of answerTypeWords) {
       for (const stem of tokenizeWithWords(word).terms) if (!terms.has(stem)) terms.set(stem, answerTypeWeight);
