@@ -9,6 +9,10 @@ import { chromiumLaunchOptions, scriptModes } from './tests/browser'
 const WEB_PORT = Number(process.env.E2E_AUTH_WEB_PORT ?? 3320)
 const API_PORT = Number(process.env.E2E_AUTH_API_PORT ?? 3321)
 const OIDC_PORT = Number(process.env.E2E_AUTH_OIDC_PORT ?? 3322)
+// The language model: the OpenAI-compatible fixture (tests/fixtures/openai-fixture.ts), so answers here are written by
+// a "model", streamed to the Ask page, and misbehave on the fixture's `#fixture:<mode>` markers in a question.
+const LLM_PORT = Number(process.env.E2E_AUTH_LLM_PORT ?? 3323)
+const LLM_MODELS = 'fixture-chat,fixture-mini'
 
 const WEB = `http://127.0.0.1:${WEB_PORT}`
 const OIDC = `http://127.0.0.1:${OIDC_PORT}`
@@ -20,6 +24,7 @@ process.env.E2E_AUTH_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kb-e2e-auth-'
 process.env.E2E_AUTH_WEB_URL = WEB
 process.env.E2E_AUTH_API_URL = `http://127.0.0.1:${API_PORT}`
 process.env.E2E_AUTH_OIDC_URL = OIDC
+process.env.E2E_AUTH_LLM_URL = `http://127.0.0.1:${LLM_PORT}/v1`
 process.env.E2E_AUTH_API_KEY ??= 'e2e-auth-api-key-0123456789'
 process.env.E2E_AUTH_ADMIN_PASSWORD ??= 'e2e-auth-admin-password'
 /** Local tokens live 70 s: renewal ahead of expiry (60 s) starts 10 s after sign-in. */
@@ -41,6 +46,14 @@ export default defineConfig({
   },
   projects: scriptModes('auth-'),
   webServer: [
+    {
+      command: `npx tsx tests/fixtures/openai-fixture.ts --port ${LLM_PORT} --models ${LLM_MODELS}`,
+      url: `http://127.0.0.1:${LLM_PORT}/v1/models`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
     {
       command: 'node tests/fixtures/oidc-provider.mjs',
       url: `${OIDC}/.well-known/openid-configuration`,
@@ -87,6 +100,8 @@ export default defineConfig({
         OIDC_AUDIENCE: CLIENT_ID,
         // Single sign-on turns registration off by default; the local-account specs register, so it is opened here.
         REGISTRATION_POLICY: 'open',
+        LLM_BASE_URL: process.env.E2E_AUTH_LLM_URL,
+        LLM_MODELS,
       },
     },
   ],

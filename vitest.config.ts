@@ -6,7 +6,8 @@ export default defineConfig({
   resolve: { alias: [{ find: /^~\//, replacement: `${fileURLToPath(new URL('./app/', import.meta.url))}` }] },
   test: {
     include: ['backend/**/*.test.ts', 'contracts/**/*.test.ts', 'app/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
-    testTimeout: 60_000,
+    // Generous: tests that restart PGlite backends and hash passwords run long on a busy 2-core machine.
+    testTimeout: 120_000,
     hookTimeout: 180_000,
     // Each file starts its own backend(s); two at a time suits a 2-core machine.
     maxWorkers: 2,

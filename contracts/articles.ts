@@ -116,3 +116,38 @@ export const RecoveryAnswerBody = z.object({
   answer: z.string().trim().min(1, 'answer is required'),
   log_id: Id('log_id').optional(),
 })
+
+/** Path of GET /read_article/{id}: a published article's id. */
+export const ReadArticleParams = z.object({ id: Id('id') })
+
+/** Where a published article came from, as far as its metadata says: an upload, a crawled page, a video, or written here. */
+export const ArticleSourceKind = z.enum(['article', 'web_page', 'file', 'video'])
+export type ArticleSourceKind = z.infer<typeof ArticleSourceKind>
+
+/**
+ * A passage (chunk) of the article as answers cite it: `metadata.id` of an answer's source. `start` and `end` are the
+ * passage's character offsets in `content` (end exclusive); both null when the passage could not be placed in it.
+ */
+export const ArticlePassage = z.object({
+  id: z.number().int(),
+  ordinal: z.number().int(),
+  start: z.number().int().nullable(),
+  end: z.number().int().nullable(),
+})
+export type ArticlePassage = z.infer<typeof ArticlePassage>
+
+/**
+ * Answer of GET /read_article/{id}: a published article as every signed-in role reads it. `content` is the
+ * article's Markdown with line ends as "\n"; `source` says where it came from (`url` only for http(s) addresses,
+ * `name` a file's name or a page's address); `passages` are its chunks in order.
+ */
+export const ReadArticle = z.object({
+  success: z.literal(true),
+  id: z.number().int(),
+  title: z.string(),
+  content: z.string(),
+  timestamp: z.string(),
+  source: z.object({ kind: ArticleSourceKind, name: z.string().nullable(), url: z.string().nullable() }),
+  passages: z.array(ArticlePassage),
+})
+export type ReadArticle = z.infer<typeof ReadArticle>

@@ -74,7 +74,8 @@ export type BotSettingsUpdate = z.infer<typeof BotSettingsUpdate>
 
 export const USE_DEFAULT_MODEL = 'Use default model'
 
-export const BotSettingsAnswer = BotSettings.extend({ llm_models: z.array(z.string()) })
+/** llm_models: the choices of llm_model; model_configured: whether a language model is configured (LLM_BASE_URL). */
+export const BotSettingsAnswer = BotSettings.extend({ llm_models: z.array(z.string()), model_configured: z.boolean() })
 
 export const BotInfo = z.object({
   list_of_docs: z.array(z.string()),
@@ -131,7 +132,7 @@ export const AgentSettingsUpdate = z
   .partial()
   .strict()
 
-export const AgentSettingsAnswer = AgentSettings.extend({ llm_models: z.array(z.string()) })
+export const AgentSettingsAnswer = AgentSettings.extend({ llm_models: z.array(z.string()), model_configured: z.boolean() })
 
 export const GraphNode = z.object({ id: z.string(), label: z.string(), group: z.enum(['start', 'end', 'step', 'agent', 'tool']), title: z.string() })
 export const GraphEdge = z.object({ from: z.string(), to: z.string(), label: z.string().optional(), dashes: z.boolean().optional() })

@@ -1,4 +1,4 @@
-import { ArticleContent, ArticlesPage, Done, DraftCreated, DraftsPage, PublishProgress, type ArticleInput, type LazyTableQuery } from '../../contracts/articles'
+import { ArticleContent, ArticlesPage, Done, DraftCreated, DraftsPage, PublishProgress, ReadArticle, type ArticleInput, type LazyTableQuery } from '../../contracts/articles'
 import { callApi, type ApiSession } from './api.server'
 
 export function listArticles(session: ApiSession, query: LazyTableQuery) {
@@ -11,6 +11,11 @@ export function listArticles(session: ApiSession, query: LazyTableQuery) {
 
 export function getArticle(session: ApiSession, id: number) {
   return callApi('/admin/get_content', { session, query: { id }, schema: ArticleContent })
+}
+
+/** A published article as a reader sees it (every signed-in role): its text, its source and its passages' places. */
+export function readArticle(session: ApiSession, id: number) {
+  return callApi(`/read_article/${id}`, { session, schema: ReadArticle })
 }
 
 export function createDraft(session: ApiSession, input: ArticleInput) {

@@ -1,14 +1,19 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
-import { AskAnswer } from '../../contracts/ask'
+import { AskAnswer, AskModels } from '../../contracts/ask'
 import { FavoriteSaved, LogChanged } from '../../contracts/query-logs'
 import { BotInfo, WhoAmI } from '../../contracts/settings'
 import { toMarkdownDocument } from '~/components/markdown/markdown-document'
 import { callApi, callApiForFile, type ApiSession } from './api.server'
 import { QUESTION_MAX_LENGTH } from './ask-limits'
 
-export function askQuestion(session: ApiSession, command: string, timezone?: string) {
-  return callApi('/ask_qa', { session, method: 'POST', body: { command, timezone }, schema: AskAnswer })
+export function askQuestion(session: ApiSession, command: string, timezone?: string, model?: string) {
+  return callApi('/ask_qa', { session, method: 'POST', body: { command, timezone, model }, schema: AskAnswer })
+}
+
+/** Whether a language model writes the answers, and the models an asker may choose (Bot settings' multiple_model). */
+export function getAskModels(session: ApiSession) {
+  return callApi('/ask_models', { session, schema: AskModels })
 }
 
 /**
@@ -17,6 +22,12 @@ export function askQuestion(session: ApiSession, command: string, timezone?: str
  */
 export async function getAnswer(session: ApiSession, taskId: string) {
   const answer = await callApi('/ask_qa_answer', { session, method: 'POST', body: { task_id: taskId }, schema: AskAnswer })
+  return { ...answer, result_document: answer.result ? toMarkdownDocument(answer.result) : null }
+}
+
+/** The answer recorded in a query log (a streamed answer has no task), parsed as Markdown like getAnswer's. */
+export async function getAnswerOfLog(session: ApiSession, logId: number) {
+  const answer = await callApi('/answer', { session, query: { log_id: logId }, schema: AskAnswer })
   return { ...answer, result_document: answer.result ? toMarkdownDocument(answer.result) : null }
 }
 
@@ -53,10 +64,19 @@ const AskForm = z.object({
     .min(1, 'Please enter a question')
     .max(QUESTION_MAX_LENGTH, `A question is at most ${QUESTION_MAX_LENGTH} characters`),
   timezone: z.string().max(100).optional(),
+  /** The model chosen on the form (multiple_model); empty means the default model. */
+  model: z.string().trim().max(200, 'A model name is at most 200 characters').optional(),
 })
-export const FeedbackForm = z.object({ intent: z.literal('feedback'), log_id: z.coerce.number().int().positive(), feedback: z.enum(['like', 'dislike']), task: z.string().min(1) })
-export const FavoriteForm = z.object({ intent: z.literal('favorite'), log_id: z.coerce.number().int().positive(), comment: z.string().trim().max(5000).default(''), task: z.string().min(1) })
-export const ToggleForm = z.object({ intent: z.literal('toggleBotInfo'), task: z.string().optional() })
+/** The answer a form on the Ask page comes back to: its task (`task`), or its log for a streamed answer (`log`). */
+const AnswerAddress = { task: z.string().min(1).optional(), log: z.coerce.number().int().positive().optional() }
+const hasAnswerAddress = (form: { task?: string; log?: number }) => form.task !== undefined || form.log !== undefined
+export const FeedbackForm = z
+  .object({ intent: z.literal('feedback'), log_id: z.coerce.number().int().positive(), feedback: z.enum(['like', 'dislike']), ...AnswerAddress })
+  .refine(hasAnswerAddress)
+export const FavoriteForm = z
+  .object({ intent: z.literal('favorite'), log_id: z.coerce.number().int().positive(), comment: z.string().trim().max(5000).default(''), ...AnswerAddress })
+  .refine(hasAnswerAddress)
+export const ToggleForm = z.object({ intent: z.literal('toggleBotInfo'), task: z.string().optional(), log: z.string().optional() })
 
 export function parseAskForm(formData: FormData) {
   return parseWithZod(formData, { schema: AskForm })

@@ -72,7 +72,9 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     const knowledge = new KnowledgeService(db)
     // Embeddings (EMBEDDINGS_MODEL): vector, hybrid and MMR search, and passes that embed what is indexed.
     const embeddings = createEmbeddingsProvider(config)
-    const settings = new SettingsService(db, config.LLM_MODELS, () => ingestRepository.botInfoLists(db), { embeddingsModel: embeddings?.model })
+    // The language model (LLM_BASE_URL); without one, answers quote the sources.
+    const llm = createLlmProvider(config)
+    const settings = new SettingsService(db, config.LLM_MODELS, () => ingestRepository.botInfoLists(db), { embeddingsModel: embeddings?.model, llm })
     let vectorLog: ((level: 'info' | 'warn', message: string) => void) | undefined
     const vectors = embeddings ? await openVectors(db, jobs, embeddings, { log: (message) => vectorLog?.('info', message) }) : undefined
     // Finds passages as Bot settings' search_type says.
@@ -83,9 +85,7 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
       onVectorFailure: (error) => vectorLog?.('warn', `vector search failed, keyword search answered: ${error instanceof Error ? error.message : String(error)}`),
     })
     const articles = new ArticlesService(db, knowledge, jobs)
-    const agents = new AgentsService(db, jobs, knowledge, settings, { retriever })
-    // The language model (LLM_BASE_URL); without one, answers quote the sources.
-    const llm = createLlmProvider(config)
+    const agents = new AgentsService(db, jobs, knowledge, settings, { retriever, llm })
     const ask = new AskService(db, jobs, knowledge, settings, config.ASK_WAIT_MS, agents, llm, retriever)
     const logs = new QueryLogsService(db)
     const templates = new TemplatesService(db)

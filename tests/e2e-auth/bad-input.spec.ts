@@ -39,6 +39,7 @@ const ACTION_ROUTES: Record<string, { path: string; signedIn: boolean }> = {
   '_dashboard+/settings.templates._index.tsx': { path: '/settings/templates?index', signedIn: true },
   '_dashboard+/settings.templates.new.tsx': { path: '/settings/templates/new', signedIn: true },
   '_dashboard+/users.$id.tsx': { path: `/users/${NO_SUCH_ID}`, signedIn: true },
+  'resources+/ask-stream.tsx': { path: '/resources/ask-stream', signedIn: true },
   'resources+/query-logs-dataset[.]csv.tsx': { path: '/resources/query-logs-dataset.csv', signedIn: true },
   'resources+/query-logs[.]csv.tsx': { path: '/resources/query-logs.csv', signedIn: true },
 }

@@ -13,9 +13,13 @@ test.describe('Ask', () => {
     const sources = answer.getByRole('list', { name: 'Sources' })
     await expect(sources.getByRole('listitem').first()).toBeVisible()
 
+    // Sources open in the reader view every role may open, at the cited passage.
+    await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+#passage$/)
     await sources.getByRole('link').first().click()
-    await expect(page).toHaveURL(/\/articles\/\d+$/)
+    await expect(page).toHaveURL(/\/read\/\d+\?passage=\d+#passage$/)
     await expect(page.getByRole('heading', { level: 1 })).not.toBeEmpty()
+    // The passage marked (or, if another spec edited the article meanwhile, the note that it changed).
+    await expect(page.locator('mark#passage, [role="note"]').first()).toBeVisible()
   })
 
   test('shows the error beside the field when the question is blank', async ({ page }) => {

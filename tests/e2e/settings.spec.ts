@@ -81,34 +81,34 @@ test.describe('Settings', () => {
         await expect(form.getByLabel(label, { exact: true })).toBeVisible()
       }
       await expect(form.getByText('Semantic firewall', { exact: true })).toBeVisible()
+      // This installation has no language model: the screen says so and offers no model choice.
+      await expect(page.getByRole('note').filter({ hasText: 'No language model is configured' })).toBeVisible()
+      await expect(form.getByLabel('LLM model', { exact: true })).toHaveCount(0)
+      await expect(form.getByRole('switch', { name: 'Multiple models' })).toHaveCount(0)
+      await expect(form.getByText('Takes effect with a language model.').first()).toBeVisible()
       const original = {
         prefix: await form.getByLabel('Bot prefix', { exact: true }).inputValue(),
         context: await form.getByLabel('Template context', { exact: true }).inputValue(),
-        isMultiple: await form.getByRole('switch', { name: 'Multiple models' }).isChecked(),
       }
 
       await form.getByLabel('Bot prefix', { exact: true }).fill(`Answer briefly (${stamp}).`)
       await form.getByLabel('Template context', { exact: true }).fill(`Context ${stamp}`)
-      await form.getByText('Multiple models', { exact: true }).click()
       // The search type stays keyword (other specs ask questions meanwhile), but it goes through the select.
       await choose(page, 'Search type', 'Keyword (BM25)', isJs)
-      await choose(page, 'LLM model', 'Use default model', isJs)
       await form.getByRole('button', { name: 'Save bot settings' }).click()
 
       await expect(toast(page, 'Bot settings saved')).toBeVisible()
       await page.goto('/settings')
       await expect(form.getByLabel('Bot prefix', { exact: true })).toHaveValue(`Answer briefly (${stamp}).`)
       await expect(form.getByLabel('Template context', { exact: true })).toHaveValue(`Context ${stamp}`)
-      await expect(form.getByRole('switch', { name: 'Multiple models' })).toBeChecked({ checked: !original.isMultiple })
 
       // Put things back as they were.
       await form.getByLabel('Bot prefix', { exact: true }).fill(original.prefix)
       await form.getByLabel('Template context', { exact: true }).fill(original.context)
-      await form.getByText('Multiple models', { exact: true }).click()
       await form.getByRole('button', { name: 'Save bot settings' }).click()
       await expect(toast(page, 'Bot settings saved')).toBeVisible()
       await page.goto('/settings')
-      await expect(form.getByRole('switch', { name: 'Multiple models' })).toBeChecked({ checked: original.isMultiple })
+      await expect(form.getByLabel('Bot prefix', { exact: true })).toHaveValue(original.prefix)
     })
   })
 
@@ -130,20 +130,13 @@ test.describe('Settings', () => {
 
   test('agent settings: a tool added in a new row, used by an agent, shown in the graph, then removed', async ({ page }, testInfo) => {
     test.setTimeout(150_000)
-    const isJs = testInfo.project.name === 'js'
     const tool = `lookup_${testInfo.project.name.replace('-', '_')}_${Date.now()}`
     await withSettingsLock('agent', async () => {
       await page.goto('/settings/agent')
       const form = page.locator('form#agent-settings')
-      // 'Use default model' is the default (empty) choice, not one of the clean list.
-      if (isJs) {
-        await expect(form.getByRole('button', { name: 'LLM model' })).toContainText('Use default model')
-      } else {
-        const options = await form.getByLabel('LLM model', { exact: true }).locator('option').allTextContents()
-        expect(options[0]).toBe('Use default model')
-        expect(options.filter((option) => option === 'Use default model')).toHaveLength(1)
-        await expect(form.getByLabel('LLM model', { exact: true })).toHaveValue('')
-      }
+      // No language model here: the screen says so and offers no model to choose.
+      await expect(page.getByRole('note').filter({ hasText: 'No language model is configured' })).toBeVisible()
+      await expect(form.getByLabel('LLM model', { exact: true })).toHaveCount(0)
       await expect(form.getByLabel('Max iterations')).toHaveValue(/^\d+$/)
       await expect(form.getByRole('switch', { name: 'Debug trace' })).toBeAttached()
       await expect(form.getByLabel('Shortcut 3 query')).toBeAttached()

@@ -5,6 +5,19 @@ import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
 import * as layout from '~/styles/layout.css'
+import { readerHref } from '~/utils/reader'
+
+
+/** The trace's step names and statuses in words (toggle_debug's trace is read by people, not parsed). */
+const STEP_NAMES: Record<string, string> = {
+  plan: 'Plan',
+  retrieve: 'Search',
+  grade: 'Check the evidence',
+  compose: 'Write the answer',
+  fill_template: 'Fill the template',
+  firewall: 'Semantic firewall',
+}
+const STATUS_NAMES: Record<'done' | 'failed' | 'resumed' | 'blocked', string> = { done: 'done', failed: 'failed', resumed: 'resumed after a restart', blocked: 'blocked' }
 
 export interface AgentConsoleData {
   variant: 'general' | 'government'
@@ -88,8 +101,14 @@ export function AgentConsole({ title, description }: { title: string; descriptio
               <ol aria-label="Sources">
                 {run.source_list.map((source) => (
                   <li key={`${source.metadata.id}`}>
-                    <Link to={`/articles/${source.metadata.doc_id}`}>{source.metadata.title || source.metadata.source}</Link>
-                    {source.metadata.is_deleted ? <span className={layout.muted}> (deleted)</span> : null}
+                    {source.metadata.is_deleted ? (
+                      <>
+                        {source.metadata.title || source.metadata.source}
+                        <span className={layout.muted}> (deleted)</span>
+                      </>
+                    ) : (
+                      <Link to={readerHref(source.metadata.doc_id, source.metadata.id)}>{source.metadata.title || source.metadata.source}</Link>
+                    )}
                   </li>
                 ))}
               </ol>
@@ -97,8 +116,16 @@ export function AgentConsole({ title, description }: { title: string; descriptio
           ) : null}
           {run.log_agent_ask_qa?.length ? (
             <details>
-              <summary>Steps</summary>
-              <pre style={{ whiteSpace: 'pre-wrap' }}>{JSON.stringify(run.log_agent_ask_qa, null, 2)}</pre>
+              <summary>Steps ({run.log_agent_ask_qa.length})</summary>
+              <ol aria-label="Agent steps">
+                {run.log_agent_ask_qa.map((entry, index) => (
+                  <li key={index}>
+                    <strong>{entry.tool ? `${STEP_NAMES[entry.step] ?? entry.step}: ${entry.tool}` : (STEP_NAMES[entry.step] ?? entry.step)}</strong>
+                    {entry.status === 'done' ? null : <span className={layout.muted}> ({STATUS_NAMES[entry.status]})</span>} {entry.detail}
+                    {entry.error ? <span className={layout.muted}> {entry.error}</span> : null}
+                  </li>
+                ))}
+              </ol>
             </details>
           ) : null}
           {run.task_id ? (

@@ -1,11 +1,14 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit } from '@remix-run/react'
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { AnswerContent, type AnswerAddress } from '~/components/ask/answer-content'
+import * as askStyles from '~/components/ask/ask.css'
+import { useAnswerStream, type AnswerStream } from '~/components/ask/use-answer-stream'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { MarkdownView } from '~/components/markdown/markdown-view'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
+import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
 import {
@@ -13,6 +16,8 @@ import {
   FavoriteForm,
   FeedbackForm,
   getAnswer,
+  getAnswerOfLog,
+  getAskModels,
   getBotInfo,
   getWhoAmI,
   parseAskForm,
@@ -23,6 +28,7 @@ import {
 import { MAX_ANSWER_TRIES, QUESTION_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { getEnv } from '~/utils/env.server'
 import { isTaskId } from '~/utils/task-id'
 import { getSession, redirectWithToast, sessionStorage } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
@@ -30,24 +36,65 @@ import { badForm, readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Ask')
 
+const NO_MODELS = { enabled: false, multiple_model: false, default_model: null, models: [] as string[] }
+
+/** A log id from the address (a streamed answer's address): a positive integer, else none. */
+function logIdOf(value: string | null | undefined): number | null {
+  if (!value || !/^\d{1,10}$/.test(value)) return null
+  const id = Number(value)
+  return id > 0 && id <= 2 ** 31 - 1 ? id : null
+}
+
+/** The Ask page's address of an answer; `#answer` opens the page at it. */
+function answerPath(address: { task?: string; log?: number | null }, hash = ''): string {
+  if (address.task && isTaskId(address.task)) return `/ask?task=${encodeURIComponent(address.task)}${hash}`
+  if (address.log) return `/ask?log=${address.log}${hash}`
+  return '/ask'
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const taskId = url.searchParams.get('task')
+  const logParam = url.searchParams.get('log')
   const attempt = Math.min(Math.max(Number(url.searchParams.get('attempt')) || 1, 1), MAX_ANSWER_TRIES)
   const api = await requireApiSession(request)
   const session = await getSession(request)
+  // Bot info is for editors and administrators (demo mode signs in as the administrator).
+  const role = getEnv().AUTH_ENABLED ? (session.get('auth')?.user.role ?? 'user') : 'admin'
+  const mayReadBotInfo = role !== 'user'
   // SEED.md §2: the Bot info section is shown by default and the choice is remembered (here in the session cookie).
   const showBotInfo = session.get('showBotInfoSection') ?? true
-  const [whoAmI, botInfo] = await Promise.all([getWhoAmI(api), showBotInfo ? getBotInfo(api) : Promise.resolve(null)])
-  const base = { whoAmI, botInfo, showBotInfo, attempt }
-  if (!taskId) return json({ ...base, answer: null, taskId: null, isUnknownTask: false })
-  if (!isTaskId(taskId)) return json({ ...base, answer: null, taskId, isUnknownTask: true })
-  try {
-    return json({ ...base, answer: await getAnswer(api, taskId), taskId, isUnknownTask: false })
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return json({ ...base, answer: null, taskId, isUnknownTask: true })
-    throw error
+  const [whoAmI, botInfo, models] = await Promise.all([
+    getWhoAmI(api),
+    mayReadBotInfo && showBotInfo ? getBotInfo(api) : Promise.resolve(null),
+    // Without the model list the page still asks, the plain way.
+    getAskModels(api).catch((error: unknown) => {
+      if (error instanceof ApiError) return NO_MODELS
+      throw error
+    }),
+  ])
+  const base = { whoAmI, botInfo, mayReadBotInfo, showBotInfo, attempt, models }
+  const none = { ...base, answer: null, taskId: null, logId: null, isUnknownTask: false }
+  if (taskId !== null) {
+    if (!isTaskId(taskId)) return json({ ...none, taskId, isUnknownTask: true })
+    try {
+      return json({ ...none, answer: await getAnswer(api, taskId), taskId })
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return json({ ...none, taskId, isUnknownTask: true })
+      throw error
+    }
   }
+  if (logParam !== null) {
+    const logId = logIdOf(logParam)
+    if (logId === null) return json({ ...none, isUnknownTask: true })
+    try {
+      return json({ ...none, answer: await getAnswerOfLog(api, logId), logId })
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return json({ ...none, isUnknownTask: true })
+      throw error
+    }
+  }
+  return json(none)
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -55,16 +102,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = formData.get('intent')
   if (intent === 'toggleBotInfo') {
     const toggle = ToggleForm.safeParse(Object.fromEntries(formData))
-    if (!toggle.success) throw badForm('The task to come back to is not a text')
-    const task = isTaskId(toggle.data.task) ? toggle.data.task : undefined
+    if (!toggle.success) throw badForm('The answer to come back to is not a text')
     const session = await getSession(request)
     session.set('showBotInfoSection', !(session.get('showBotInfoSection') ?? true))
-    return redirect(task ? `/ask?task=${encodeURIComponent(task)}` : '/ask', { headers: { 'Set-Cookie': await sessionStorage().commitSession(session) } })
+    return redirect(answerPath({ task: toggle.data.task, log: logIdOf(toggle.data.log) }), {
+      headers: { 'Set-Cookie': await sessionStorage().commitSession(session) },
+    })
   }
   if (intent === 'feedback') {
     const parsed = FeedbackForm.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) throw badForm('Feedback needs a log and a choice')
-    const back = `/ask?task=${encodeURIComponent(parsed.data.task)}`
+    if (!parsed.success) throw badForm('Feedback needs a log, a choice and the answer to come back to')
+    const back = answerPath(parsed.data)
     try {
       await sendFeedback(await requireApiSession(request), parsed.data.log_id, parsed.data.feedback)
     } catch (error) {
@@ -75,8 +123,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === 'favorite') {
     const parsed = FavoriteForm.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) throw badForm('A saved query needs its log')
-    const back = `/ask?task=${encodeURIComponent(parsed.data.task)}`
+    if (!parsed.success) throw badForm('A saved query needs its log and the answer to come back to')
+    const back = answerPath(parsed.data)
     try {
       await saveFavorite(await requireApiSession(request), parsed.data.log_id, parsed.data.comment)
     } catch (error) {
@@ -87,25 +135,36 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const submission = parseAskForm(formData)
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
+  const { question, timezone, model } = submission.value
   try {
-    const answer = await askQuestion(await requireApiSession(request), submission.value.question, submission.value.timezone)
-    // Post/redirect/get: the answer has its own address, so a reload never asks twice.
-    return redirect(`/ask?task=${encodeURIComponent(answer.task_id ?? '')}`)
+    const answer = await askQuestion(await requireApiSession(request), question, timezone, model || undefined)
+    // Post/redirect/get: the answer has its own address, so a reload never asks twice; #answer opens the page at it.
+    return redirect(`/ask?task=${encodeURIComponent(answer.task_id ?? '')}#answer`)
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
       const fieldErrors = error.fieldErrors()
-      return json({ result: submission.reply({ fieldErrors: { question: fieldErrors.command ?? [error.message] } }) }, { status: 400 })
+      const errors: Record<string, string[]> = fieldErrors.model ? { model: fieldErrors.model } : { question: fieldErrors.command ?? [error.message] }
+      return json({ result: submission.reply({ fieldErrors: errors }) }, { status: 400 })
     }
     throw error
   }
 }
 
 export default function AskRoute() {
-  const { whoAmI, botInfo, showBotInfo, answer, attempt, taskId, isUnknownTask } = useLoaderData<typeof loader>()
-  const [downloadNote, setDownloadNote] = useState('')
+  const { whoAmI, botInfo, mayReadBotInfo, showBotInfo, models, answer, attempt, taskId, logId, isUnknownTask } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
-  const isAsking = navigation.state === 'submitting' && navigation.formAction === '/ask'
+  const navigate = useNavigate()
+  const submit = useSubmit()
+  const location = useLocation()
+  // The streamed answer belongs to the address it was asked from; any other address shows its own answer.
+  const [streamLocation, setStreamLocation] = useState<string | null>(null)
+  const { stream, start } = useAnswerStream((finished) => {
+    // The answer is logged once its stream closes: give it its address, so a reload shows it and its forms come back.
+    if (finished.phase === 'complete' && finished.answer?.log_id) navigate(`/ask?log=${finished.answer.log_id}`, { replace: true, preventScrollReset: true })
+  })
+  const shownStream = stream && streamLocation === location.key ? stream : null
+  const isAsking = (navigation.state === 'submitting' && navigation.formAction === '/ask' && navigation.formData?.get('intent') === null) || shownStream?.phase === 'writing'
   const [timezone, setTimezone] = useState('')
   useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone), [])
   const [form, fields] = useForm({
@@ -117,13 +176,69 @@ export default function AskRoute() {
   })
   const shortcuts = whoAmI.query_shortcuts.filter((shortcut) => shortcut.enabled && shortcut.query.trim())
   const isPending = answer && (answer.status === 'queued' || answer.status === 'running')
+  const offersModels = models.multiple_model && models.models.length > 0
+  const address: AnswerAddress | null = taskId && isTaskId(taskId) ? { task: taskId } : logId ? { log: logId } : null
+
+  /** With a language model, the question streams; anything the stream refuses goes the plain way (form post). */
+  function askByStream(event: FormEvent<HTMLFormElement>) {
+    if (!models.enabled) return
+    const submitter = (event.nativeEvent as SubmitEvent).submitter
+    const data = new FormData(event.currentTarget, submitter instanceof HTMLElement ? submitter : undefined)
+    const question = String(data.get('question') ?? '').trim()
+    // A blank or too long question is posted: the server says what is wrong, beside the field.
+    if (!question || question.length > QUESTION_MAX_LENGTH) return
+    event.preventDefault()
+    setStreamLocation(location.key)
+    void start(data).then(({ isStreaming }) => {
+      if (isStreaming) return
+      setStreamLocation(null)
+      submit(data, { method: 'post', action: '/ask' })
+    })
+  }
+
+  let answerSection: ReactNode = null
+  if (shownStream) {
+    answerSection = (
+      <AnswerSection focusKey={`stream:${shownStream.id}`} isBusy={shownStream.phase === 'writing'}>
+        <StreamedAnswerView stream={shownStream} />
+      </AnswerSection>
+    )
+  } else if (isUnknownTask) {
+    answerSection = (
+      <AnswerSection focusKey={`unknown:${taskId ?? ''}`}>
+        <p>That answer is no longer available. Ask the question again.</p>
+      </AnswerSection>
+    )
+  } else if (isPending && taskId) {
+    answerSection = (
+      <AnswerSection focusKey={`task:${taskId}`} isBusy>
+        {answer.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
+        {attempt < MAX_ANSWER_TRIES ? (
+          <>
+            <p>Still working on your answer… (check {attempt} of {MAX_ANSWER_TRIES})</p>
+            <PollAgain seconds={attempt} url={`/ask?task=${encodeURIComponent(taskId)}&attempt=${attempt + 1}#answer`} />
+          </>
+        ) : (
+          <p>
+            The answer is taking longer than expected. <Link to={`/ask?task=${encodeURIComponent(taskId)}#answer`}>Check again</Link>
+          </p>
+        )}
+      </AnswerSection>
+    )
+  } else if (answer) {
+    answerSection = (
+      <AnswerSection focusKey={taskId ? `task:${taskId}` : `log:${logId ?? ''}`}>
+        <AnswerContent answer={answer} address={address} />
+      </AnswerSection>
+    )
+  }
 
   return (
     <>
       <section className={layout.card} aria-labelledby="ask-heading">
         <h1 id="ask-heading">Ask</h1>
         <p className={layout.muted}>{whoAmI.bot_who_am_i}</p>
-        <Form method="post" action="/ask" {...getFormProps(form)}>
+        <Form method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream}>
           <input type="hidden" name="timezone" value={timezone} />
           <TextField
             label="Question"
@@ -136,10 +251,43 @@ export default function AskRoute() {
             rows={3}
             maxLength={QUESTION_MAX_LENGTH}
           />
+          {offersModels ? (
+            <div className={controls.field}>
+              <label htmlFor="ask-model" className={controls.label}>
+                Model
+              </label>
+              <select
+                id="ask-model"
+                name="model"
+                className={askStyles.modelSelect}
+                defaultValue={typeof fields.model.initialValue === 'string' ? fields.model.initialValue : ''}
+                aria-invalid={fields.model.errors?.length ? true : undefined}
+                aria-describedby={fields.model.errors?.length ? 'ask-model-error' : undefined}
+              >
+                <option value="">{models.default_model ? `Default model (${models.default_model})` : 'Default model'}</option>
+                {models.models.map((model) => (
+                  <option key={model} value={model}>
+                    {model}
+                  </option>
+                ))}
+              </select>
+              {fields.model.errors?.length ? (
+                <p id="ask-model-error" className={controls.error} role="alert">
+                  {fields.model.errors.join(' ')}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
           <Button isDisabled={isAsking}>{isAsking ? 'Asking…' : 'Ask'}</Button>
         </Form>
-        {shortcuts.length ? (
-          <Form method="post" action="/ask" className={layout.toolbar} style={{ marginTop: '1rem' }} aria-label="Query shortcuts">
+      </section>
+
+      {answerSection}
+
+      {shortcuts.length ? (
+        <section className={layout.card}>
+          <Form method="post" action="/ask" className={layout.toolbar} style={{ marginBottom: 0 }} aria-label="Query shortcuts" onSubmit={askByStream}>
+            <input type="hidden" name="timezone" value={timezone} />
             <span className={layout.muted}>Try:</span>
             {shortcuts.map((shortcut) => (
               <Button key={shortcut.query} name="question" value={shortcut.query} variant="secondary" isDisabled={isAsking}>
@@ -147,119 +295,86 @@ export default function AskRoute() {
               </Button>
             ))}
           </Form>
-        ) : null}
-      </section>
-
-      <section className={layout.card} aria-labelledby="bot-info-heading">
-        <Form method="post" action="/ask" className={layout.toolbar}>
-          <h2 id="bot-info-heading" style={{ margin: 0 }}>
-            Bot info
-          </h2>
-          <input type="hidden" name="intent" value="toggleBotInfo" />
-          {taskId ? <input type="hidden" name="task" value={taskId} /> : null}
-          <Button variant="secondary">{showBotInfo ? 'Hide bot info' : 'Show bot info'}</Button>
-        </Form>
-        {showBotInfo && botInfo ? (
-          <dl className={layout.facts}>
-            <dt>Documents</dt>
-            <dd>{botInfo.list_of_docs_length}</dd>
-            <dt>Indexed passages</dt>
-            <dd>{botInfo.doc_chunks}</dd>
-            <dt>Visited pages</dt>
-            <dd>{botInfo.visited_urls_length}</dd>
-            <dt>Excluded links</dt>
-            <dd>{botInfo.excluded_links_length}</dd>
-            <dt>Errored pages</dt>
-            <dd>{botInfo.errored_urls_length}</dd>
-            <dt>YouTube videos</dt>
-            <dd>{botInfo.tube_urls_length}</dd>
-          </dl>
-        ) : null}
-      </section>
-
-      {isUnknownTask ? (
-        <section className={layout.card} aria-label="Answer">
-          <p>That answer is no longer available. Ask the question again.</p>
         </section>
       ) : null}
 
-      {isPending && taskId ? (
-        <section className={layout.card} aria-label="Answer" aria-busy="true">
-          {attempt < MAX_ANSWER_TRIES ? (
-            <>
-              <p>Still working on your answer… (check {attempt} of {MAX_ANSWER_TRIES})</p>
-              <PollAgain seconds={attempt} url={`/ask?task=${encodeURIComponent(taskId)}&attempt=${attempt + 1}`} />
-            </>
-          ) : (
-            <p>
-              The answer is taking longer than expected. <Link to={`/ask?task=${encodeURIComponent(taskId)}`}>Check again</Link>
-            </p>
-          )}
-        </section>
-      ) : null}
-
-      {answer && !isPending ? (
-        <section className={layout.card} aria-label="Answer">
-          <h2>Answer</h2>
-          {answer.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
-          {answer.success ? (
-            <MarkdownView
-              document={answer.result_document ?? { children: [] }}
-              headingLevel={3}
-              citation={(n) => {
-                const source = answer.source_list[n - 1]
-                return source ? { href: `#source-${n}`, title: source.metadata.title || source.metadata.source } : undefined
-              }}
-            />
-          ) : (
-            <p role="alert">{answer.error ?? 'The answer could not be produced.'}</p>
-          )}
-          {answer.source_list.length ? (
-            <>
-              <h3 id="sources-heading">Sources</h3>
-              <ol aria-label="Sources">
-                {answer.source_list.map((source, index) => (
-                  <li key={source.metadata.id} id={`source-${index + 1}`}>
-                    <Link to={`/articles/${source.metadata.doc_id}`}>{source.metadata.title || source.metadata.source}</Link>
-                    {source.metadata.is_deleted ? <span className={layout.muted}> (deleted)</span> : null}
-                  </li>
-                ))}
-              </ol>
-            </>
-          ) : null}
-          {answer.success && answer.log_id && taskId ? (
-            <div className={layout.answerActions}>
-              <Form method="post" action="/ask" className={layout.toolbar} aria-label="Feedback">
-                <input type="hidden" name="intent" value="feedback" />
-                <input type="hidden" name="log_id" value={answer.log_id} />
-                <input type="hidden" name="task" value={taskId} />
-                <span>Was this helpful?</span>
-                <Button name="feedback" value="like" variant="secondary">
-                  Yes, helpful
-                </Button>
-                <Button name="feedback" value="dislike" variant="secondary">
-                  No, not helpful
-                </Button>
-              </Form>
-              <Form method="post" action="/ask" className={layout.toolbar} aria-label="Save query">
-                <input type="hidden" name="intent" value="favorite" />
-                <input type="hidden" name="log_id" value={answer.log_id} />
-                <input type="hidden" name="task" value={taskId} />
-                <TextField label="Comment for your saved query" name="comment" maxLength={5000} />
-                <Button variant="secondary">Save query</Button>
-              </Form>
-              <p>
-                <a href={`/resources/answer.docx?task=${encodeURIComponent(taskId)}`} download onClick={() => setDownloadNote('Converted MD file downloaded')}>
-                  Download as Word (.docx)
-                </a>
-                <span role="status" className={layout.muted}>
-                  {downloadNote ? ` ${downloadNote}` : ''}
-                </span>
-              </p>
-            </div>
+      {mayReadBotInfo ? (
+        <section className={layout.card} aria-labelledby="bot-info-heading">
+          <Form method="post" action="/ask" className={layout.toolbar}>
+            <h2 id="bot-info-heading" style={{ margin: 0 }}>
+              Bot info
+            </h2>
+            <input type="hidden" name="intent" value="toggleBotInfo" />
+            {taskId ? <input type="hidden" name="task" value={taskId} /> : null}
+            {logId ? <input type="hidden" name="log" value={logId} /> : null}
+            <Button variant="secondary">{showBotInfo ? 'Hide bot info' : 'Show bot info'}</Button>
+          </Form>
+          {showBotInfo && botInfo ? (
+            <dl className={layout.facts}>
+              <dt>Documents</dt>
+              <dd>{botInfo.list_of_docs_length}</dd>
+              <dt>Indexed passages</dt>
+              <dd>{botInfo.doc_chunks}</dd>
+              <dt>Visited pages</dt>
+              <dd>{botInfo.visited_urls_length}</dd>
+              <dt>Excluded links</dt>
+              <dd>{botInfo.excluded_links_length}</dd>
+              <dt>Errored pages</dt>
+              <dd>{botInfo.errored_urls_length}</dd>
+              <dt>YouTube videos</dt>
+              <dd>{botInfo.tube_urls_length}</dd>
+            </dl>
           ) : null}
         </section>
       ) : null}
+    </>
+  )
+}
+
+/**
+ * The answer, first after the question: `#answer` opens the page at it, and when a new answer arrives (`focusKey`
+ * changes) its heading takes focus, unless the reader is already in it (a streamed answer getting its address).
+ */
+function AnswerSection({ focusKey, isBusy = false, children }: { focusKey: string; isBusy?: boolean; children: ReactNode }) {
+  const section = useRef<HTMLElement>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    if (section.current?.contains(document.activeElement)) return
+    heading.current?.focus()
+  }, [focusKey])
+  return (
+    <section ref={section} id="answer" className={`${layout.card} ${askStyles.answer}`} aria-labelledby="answer-heading" aria-busy={isBusy || undefined}>
+      <h2 id="answer-heading" ref={heading} tabIndex={-1} className={askStyles.answerHeading}>
+        Answer
+      </h2>
+      {children}
+    </section>
+  )
+}
+
+/** An answer as it streams: its words as they arrive (read out politely), then the complete answer in their place. */
+function StreamedAnswerView({ stream }: { stream: AnswerStream }) {
+  if (stream.phase === 'complete' && stream.answer) {
+    return <AnswerContent answer={stream.answer} address={stream.answer.log_id ? { log: stream.answer.log_id } : null} />
+  }
+  return (
+    <>
+      {stream.question ? <p className={layout.muted}>You asked: {stream.question}</p> : null}
+      {stream.note ? (
+        <p className={layout.notice} data-severity="warn">
+          {stream.note}
+        </p>
+      ) : null}
+      <p className={askStyles.streamingText} aria-live="polite" data-testid="answer-so-far">
+        {stream.text}
+      </p>
+      {stream.phase === 'writing' ? (
+        <p className={layout.muted} role="status">
+          Writing the answer…
+        </p>
+      ) : (
+        <p role="alert">{stream.error}</p>
+      )}
     </>
   )
 }

@@ -20,6 +20,7 @@ import { createDraftFromAnswer } from '~/models/articles.server'
 import { addComment, deleteComment, deleteMainComment, getQueryLog, saveFavorite, setMainComment, updateComment } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { readerHref } from '~/utils/reader'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { assertOnlyTypedFieldsFailed, readFormData, unknownIntent } from '~/utils/form.server'
@@ -182,7 +183,7 @@ export default function LogRoute() {
                     {source.metadata.title || source.metadata.source} <span className={styles.deleted}>(deleted)</span>
                   </>
                 ) : (
-                  <Link to={`/articles/${source.metadata.doc_id}`}>{source.metadata.title || source.metadata.source}</Link>
+                  <Link to={readerHref(source.metadata.doc_id, source.metadata.id)}>{source.metadata.title || source.metadata.source}</Link>
                 )}
                 {source.page_content ? <p className={styles.excerpt}>{excerptOf(source.page_content)}</p> : null}
               </li>

@@ -13,6 +13,8 @@ import { ApiError } from '~/models/api.server'
 import { deleteFavorite, listFavorites, saveFavorite } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { useDashboardRole } from '~/utils/dashboard-role'
+import { mayOpen } from '~/utils/roles'
 import { screenMeta } from '~/sponsors/meta'
 import { assertOnlyTypedFieldsFailed, readFormData, unknownIntent } from '~/utils/form.server'
 
@@ -67,9 +69,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-/** The user's saved queries (favourites): open the log, change the note, delete. */
+/** The user's saved queries (favourites): open the answer (or, for editors, the log), change the note, delete. */
 export default function SavedRoute() {
   const { favorites, loadError } = useLoaderData<typeof loader>()
+  // Editors and administrators open the log itself (comments, drafts); everyone else the answer as its asker reads it.
+  const role = useDashboardRole()
+  const openPath = (logId: number) => (mayOpen(role, `/logs/${logId}`) ? `/logs/${logId}` : `/saved/${logId}`)
   return (
     <section className={layout.card} aria-labelledby="saved-heading">
       <h1 id="saved-heading">Saved queries</h1>
@@ -81,7 +86,14 @@ export default function SavedRoute() {
       ) : null}
       {favorites.length === 0 && !loadError ? (
         <p className={layout.muted}>
-          No saved queries yet. Save one from an answer on <Link to="/ask">Ask</Link> or from a log in <Link to="/logs">Logs</Link>.
+          No saved queries yet. Save one from an answer on <Link to="/ask">Ask</Link>
+          {mayOpen(role, '/logs') ? (
+            <>
+              {' '}
+              or from a log in <Link to="/logs">Logs</Link>
+            </>
+          ) : null}
+          .
         </p>
       ) : null}
       {favorites.length ? (
@@ -93,7 +105,7 @@ export default function SavedRoute() {
               </h2>
               <p className={layout.muted} style={{ margin: 0 }}>
                 Saved <LocalTime iso={favorite.timestamp} /> ·{' '}
-                <Link to={`/logs/${favorite.log_id}`} aria-label={`Open ${favorite.command}`}>
+                <Link to={openPath(favorite.log_id)} aria-label={`Open ${favorite.command}`}>
                   Open
                 </Link>
               </p>

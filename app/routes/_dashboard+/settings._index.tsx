@@ -9,6 +9,7 @@ import { FormErrors } from '~/components/settings/failure-message'
 import { toConformErrors } from '~/components/settings/form-errors'
 import { NumberField } from '~/components/settings/number-field'
 import * as styles from '~/components/settings/settings.css'
+import * as layout from '~/styles/layout.css'
 import { Button } from '~/components/ui/button'
 import { isPostedTrue, PostedBoolean, Switch } from '~/components/ui/checkbox'
 import { Select } from '~/components/ui/select'
@@ -108,36 +109,49 @@ export default function BotSettingsRoute() {
     return <TextField label={label} name={field.name} id={field.id} defaultValue={value(field)} errors={field.errors} rows={3} {...options} />
   }
   const models = settings.llm_models.map((model) => ({ value: model, label: model }))
+  // Prompt fields act only through a language model; without one the screen says so beside each.
+  const withModel = (description: string) => (settings.model_configured ? description : `${description} Takes effect with a language model.`)
   return (
     <>
       <h2>Bot settings</h2>
       <p>How the assistant answers on the Ask screen.</p>
+      {settings.model_configured ? null : (
+        <p role="note" className={layout.notice} data-severity="warn">
+          No language model is configured, so answers quote the sources directly. The model choices are not offered, and
+          the prompt fields marked “with a language model” are kept for when one is: the server’s administrator sets
+          LLM_BASE_URL (see the README).
+        </p>
+      )}
       <Form method="post" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
 
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>The assistant</legend>
           <div className={styles.grid}>
-            {textField('bot_type', 'Bot type', { maxLength: 100 })}
-            {textField('bot_language', 'Bot language', { maxLength: 100 })}
+            {textField('bot_type', 'Bot type', { maxLength: 100, description: withModel('qa: a complete answer; sms: a short text message.') })}
+            {textField('bot_language', 'Bot language', { maxLength: 100, description: withModel('The language of every answer.') })}
           </div>
-          {textField('bot_description', 'Bot description', { isMultiline: true })}
+          {textField('bot_description', 'Bot description', { isMultiline: true, description: withModel('Who the assistant is, told to the language model.') })}
           {textField('bot_who_am_i', 'Who am I', { isMultiline: true, description: 'Shown above the question on the Ask screen.' })}
-          {textField('bot_prefix', 'Bot prefix', { isMultiline: true, description: 'Put before every prompt to the language model.' })}
-          {textField('sms_prompt_text', 'SMS prompt text', { isMultiline: true })}
+          {textField('bot_prefix', 'Bot prefix', { isMultiline: true, description: withModel('Put before every prompt to the language model.') })}
+          {textField('sms_prompt_text', 'SMS prompt text', { isMultiline: true, description: withModel('Extra instructions for sms answers.') })}
         </fieldset>
 
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Answers</legend>
           <div className={styles.grid}>
-            <Select
-              label="LLM model"
-              name={fields.llm_model.name}
-              id={fields.llm_model.id}
-              options={models}
-              defaultValue={value(fields.llm_model)}
-              errors={fields.llm_model.errors}
-            />
+            {settings.model_configured ? (
+              <Select
+                label="LLM model"
+                name={fields.llm_model.name}
+                id={fields.llm_model.id}
+                options={models}
+                defaultValue={value(fields.llm_model)}
+                errors={fields.llm_model.errors}
+              />
+            ) : (
+              <input type="hidden" name={fields.llm_model.name} value={value(fields.llm_model)} />
+            )}
             <Select
               label="Search type"
               name={fields.search_type.name}
@@ -177,13 +191,18 @@ export default function BotSettingsRoute() {
             errors={fields.semantic_firewall.errors}
             description="Screens each question before it is answered."
           />
-          <Switch
-            label="Multiple models"
-            name={fields.multiple_model.name}
-            id={fields.multiple_model.id}
-            defaultSelected={isPostedTrue(fields.multiple_model.initialValue)}
-            errors={fields.multiple_model.errors}
-          />
+          {settings.model_configured ? (
+            <Switch
+              label="Multiple models"
+              name={fields.multiple_model.name}
+              id={fields.multiple_model.id}
+              defaultSelected={isPostedTrue(fields.multiple_model.initialValue)}
+              errors={fields.multiple_model.errors}
+              description="Lets the asker choose the model of each question on the Ask screen."
+            />
+          ) : (
+            <input type="hidden" name={fields.multiple_model.name} value={value(fields.multiple_model)} />
+          )}
         </fieldset>
 
         <fieldset className={styles.fieldset}>
@@ -215,11 +234,11 @@ export default function BotSettingsRoute() {
 
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Template agent</legend>
-          <div className={styles.grid}>{textField('template_bot_language', 'Template bot language', { maxLength: 100 })}</div>
-          {textField('template_bot_prefix', 'Template bot prefix', { isMultiline: true })}
-          {textField('template_bot_description', 'Template bot description', { isMultiline: true })}
-          {textField('template_context', 'Template context', { isMultiline: true })}
-          {textField('template_query', 'Template query', { isMultiline: true })}
+          <div className={styles.grid}>{textField('template_bot_language', 'Template bot language', { maxLength: 100, description: withModel('The government agent’s language; empty: Bot language.') })}</div>
+          {textField('template_bot_prefix', 'Template bot prefix', { isMultiline: true, description: withModel('The government agent’s prefix; empty: Bot prefix.') })}
+          {textField('template_bot_description', 'Template bot description', { isMultiline: true, description: withModel('The government agent’s description; empty: Bot description.') })}
+          {textField('template_context', 'Template context', { isMultiline: true, description: withModel('How the sources are given to the model, with {context}; empty: the built-in layout.') })}
+          {textField('template_query', 'Template query', { isMultiline: true, description: withModel('How the question is given to the model, with {question}; empty: the built-in layout.') })}
         </fieldset>
 
         <div className={styles.actions}>

@@ -18,6 +18,7 @@ import { FormErrors } from '~/components/settings/failure-message'
 import { DefaultSubmit, IntentButton } from '~/components/settings/intent-button'
 import { NumberField } from '~/components/settings/number-field'
 import * as styles from '~/components/settings/settings.css'
+import * as layout from '~/styles/layout.css'
 import { Button } from '~/components/ui/button'
 import { Switch } from '~/components/ui/checkbox'
 import { Select } from '~/components/ui/select'
@@ -88,6 +89,12 @@ export default function AgentSettingsRoute() {
     <>
       <h2>Agent settings</h2>
       <p>The model, limits, shortcuts, tools and agents of the Agent screen.</p>
+      {settings.model_configured ? null : (
+        <p role="note" className={layout.notice} data-severity="warn">
+          No language model is configured, so agents plan and answer without one and no model can be chosen; tool
+          descriptions and agent instructions are kept for when one is (the server’s administrator sets LLM_BASE_URL).
+        </p>
+      )}
       <Form method="post" key={actionData?.draftId ?? 'saved'} {...getFormProps(form)}>
         <DefaultSubmit />
         <FormErrors id={form.errorId} errors={form.errors} />
@@ -95,7 +102,11 @@ export default function AgentSettingsRoute() {
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Agent</legend>
           <div className={styles.grid}>
-            <Select label="LLM model" name="llm_model" id="agent-llm_model" options={models} defaultValue={draft.llm_model} errors={errorsOf('llm_model')} />
+            {settings.model_configured ? (
+              <Select label="LLM model" name="llm_model" id="agent-llm_model" options={models} defaultValue={draft.llm_model} errors={errorsOf('llm_model')} />
+            ) : (
+              <input type="hidden" name="llm_model" value={draft.llm_model} />
+            )}
             <NumberField
               label="Max iterations"
               name="max_iteration"

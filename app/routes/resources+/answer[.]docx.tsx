@@ -1,20 +1,26 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { ApiError } from '~/models/api.server'
-import { convertAnswerToDocx, DOCX_TYPE, getAnswer } from '~/models/ask.server'
+import { convertAnswerToDocx, DOCX_TYPE, getAnswer, getAnswerOfLog } from '~/models/ask.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 
 const DOWNLOAD_FAILED = 'Cannot download File. Please try again later'
 
-/** The answer of ?task=… as answer.docx, streamed from the backend only when it really is a Word document (SEED.md §5). */
+/**
+ * The answer of ?task=… (or ?log=… for a streamed answer, which has no task) as answer.docx, streamed from the backend
+ * only when it really is a Word document (SEED.md §5).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const taskId = url.searchParams.get('task') ?? ''
-  const back = `/ask?task=${encodeURIComponent(taskId)}`
+  const logParam = url.searchParams.get('log')
+  const logId = logParam !== null && /^[1-9]\d{0,15}$/.test(logParam) ? Number(logParam) : undefined
+  const back = logParam !== null ? `/ask?log=${encodeURIComponent(logParam)}` : `/ask?task=${encodeURIComponent(taskId)}`
   const fail = () => redirectWithToast(request, back, { summary: 'Something went wrong', severity: 'error', message: DOWNLOAD_FAILED, life: 4000 })
   try {
     const api = await requireApiSession(request)
-    const answer = await getAnswer(api, taskId)
+    if (logParam !== null && logId === undefined) return fail()
+    const answer = logId !== undefined ? await getAnswerOfLog(api, logId) : await getAnswer(api, taskId)
     if (!answer.success || !answer.result) return fail()
     const sources = answer.source_list.map((source, index) => `${index + 1}. ${source.metadata.title}`).join('\n')
     const markdown = `# ${answer.command ?? 'Answer'}\n\n${answer.result}\n${sources ? `\n## Sources\n\n${sources}\n` : ''}`

@@ -6,6 +6,8 @@ import type { AgentStateField, WorkflowTarget, WorkflowVariant } from './workflo
 export interface ToolCall {
   tool: string
   input: string
+  /** The id a model gave the call, so that its result can be handed back as the answer to it. */
+  id?: string
 }
 
 /** A question the planner made of the command (or, for the government agent, of one template section). */

@@ -76,7 +76,8 @@ function callOf(tool: AgentTool, text: string): ToolCall[] {
   return input === undefined ? [] : [{ tool: tool.name, input }]
 }
 
-const newSubQuestion = (text: string, query: string, section: number | null, toolCalls: ToolCall[]): SubQuestion => ({
+/** A sub-question before its first grade. */
+export const newSubQuestion = (text: string, query: string, section: number | null, toolCalls: ToolCall[]): SubQuestion => ({
   text,
   query,
   section,
@@ -85,6 +86,9 @@ const newSubQuestion = (text: string, query: string, section: number | null, too
   missingWords: [],
   isSettled: false,
 })
+
+/** What a template section's searches look for: the command's subject and the section's own words. */
+export const sectionQueryOf = (subject: string, section: { title: string; instructions: string }) => `${subject}\n${`${section.title}\n${section.instructions}`.trim()}`
 
 /** Plans from the words alone: deterministic, explainable, no model needed. */
 export class LexicalPlanner implements Planner {
@@ -104,7 +108,7 @@ export class LexicalPlanner implements Planner {
     const subject = subjectOf(command)
     return sections.map((section, index) => {
       const guidance = `${section.title}\n${section.instructions}`.trim()
-      const query = `${subject}\n${guidance}`
+      const query = sectionQueryOf(subject, section)
       const facts = tools.filter((tool) => tool.kind === 'fact').flatMap((tool) => callOf(tool, guidance))
       return newSubQuestion(section.title, query, index, facts.length > 0 ? facts : chooseToolCalls(subject, query, tools))
     })

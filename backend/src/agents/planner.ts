@@ -1,4 +1,4 @@
-import type { SubQuestion } from './agent-state'
+import type { Evidence, SubQuestion } from './agent-state'
 import type { AgentTool } from './tools/agent-tool'
 
 /**
@@ -10,6 +10,9 @@ export interface Planner {
   readonly name: string
   planCommand(command: string, tools: AgentTool[]): Promise<SubQuestion[]>
   planSections(command: string, sections: { title: string; instructions: string }[], tools: AgentTool[]): Promise<SubQuestion[]>
-  /** The next loop's plan after a weak grade: new tool calls for the unsettled sub-questions only. */
-  widen(subQuestions: SubQuestion[], tools: AgentTool[]): Promise<SubQuestion[]>
+  /**
+   * The next loop's plan after a weak grade: new tool calls for the unsettled sub-questions only. `evidence` is
+   * everything found so far, the last loop's results last (a model planner hands them back to the model).
+   */
+  widen(subQuestions: SubQuestion[], tools: AgentTool[], evidence: Evidence[]): Promise<SubQuestion[]>
 }

@@ -24,7 +24,7 @@ const escapeInline = (text: string) => text.replace(/([\\`*_[\]#<>|])/g, '\\$1')
  * into one source list, so [n] means the same source throughout the document; a passage already quoted by an
  * earlier section is used again only when a section has nothing else, so sections do not repeat each other.
  */
-export async function fillTemplate(state: AgentState, context: Pick<StepContext, 'reasoning' | 'templateName'>): Promise<FilledTemplate> {
+export async function fillTemplate(state: AgentState, context: Pick<StepContext, 'reasoning' | 'templateName'> & Partial<Pick<StepContext, 'signal'>>): Promise<FilledTemplate> {
   const citations = new CitationList()
   const subject = subjectOf(state.command)
   const quoted = new Set<number>()
@@ -36,7 +36,9 @@ export async function fillTemplate(state: AgentState, context: Pick<StepContext,
     const passages = passagesOf(evidence)
     const fresh = passages.filter((chunk) => !quoted.has(chunk.chunkId))
     const focus = `${section.title}\n${section.instructions}`
-    const compose = (chunks: typeof passages) => context.reasoning.composer.composePart({ question: subject, focus, chunks, citations })
+    // With a model, each section is written in the template agent's voice and falls back to quoting on its own.
+    const compose = (chunks: typeof passages) =>
+      context.reasoning.composer.composePart({ question: subject, focus, section: { title: section.title, instructions: section.instructions }, chunks, citations, signal: context.signal })
     const composed = (fresh.length > 0 ? await compose(fresh) : null) ?? (fresh.length < passages.length ? await compose(passages) : null)
     for (const chunkId of composed?.citedChunkIds ?? []) quoted.add(chunkId)
     const text = [...statements, composed?.text].filter(Boolean).join(' ')

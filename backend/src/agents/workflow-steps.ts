@@ -6,11 +6,21 @@ import { evidenceOf, textsOf, keyOf, passagesOf } from './evidence'
 import { GRADE_THRESHOLD, gradeCoverage, wordsOfStems } from './grading'
 import { subjectOf } from './lexical-planner'
 import { fillTemplate } from './template-filling'
-import { traceEntry, type StepHandler } from './workflow-runtime'
+import { traceEntry, type StepContext, type StepHandler } from './workflow-runtime'
 import type { WorkflowStepId } from './workflow-definition'
 
 const quote = (text: string) => `“${text.length > 120 ? `${text.slice(0, 117)}…` : text}”`
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+const plural = (count: number, word: string, plural = `${word}s`) => `${count} ${count === 1 ? word : plural}`
+const sentence = (text: string) => (/[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`)
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1)
+
+/** The planner's and composer's own sentences (what the model did, why it fell back) as trace entries of a step. */
+function notesOf(context: StepContext, step: WorkflowStepId, iteration: number): AgentTraceEntry[] {
+  return (context.reasoning.takeNotes?.() ?? []).map((note) =>
+    traceEntry(context, { step, iteration, status: note.status, detail: note.detail, error: note.error ?? null }, performance.now()),
+  )
+}
 
 const plan: StepHandler = async (state, context) => {
   const startedAt = performance.now()
@@ -24,14 +34,20 @@ const plan: StepHandler = async (state, context) => {
       state.variant === 'government'
         ? await planner.planSections(state.command, state.sections, tools)
         : await planner.planCommand(state.command, tools)
-    detail = `${planner.name} plan: ${subQuestions.length} ${state.variant === 'government' ? 'section' : 'sub-question'}${subQuestions.length === 1 ? '' : 's'}: ${subQuestions.map((question) => quote(question.text)).join(', ')}`
+    const how = planner.name === 'model' ? 'with the model' : 'from the words of the command'
+    const what = state.variant === 'government' ? `a search for each of ${plural(subQuestions.length, 'section')}` : plural(subQuestions.length, 'question')
+    detail = `Planned ${what} ${how}: ${subQuestions.map((question) => quote(question.text)).join(', ')}.`
   } else {
-    subQuestions = await planner.widen(state.sub_questions, tools)
+    subQuestions = await planner.widen(state.sub_questions, tools, state.evidence)
     const widened = subQuestions.filter((question) => question.toolCalls.length > 0)
-    detail = `Widened ${widened.length} weak ${widened.length === 1 ? 'one' : 'ones'}: ${widened.map((question) => `${quote(question.text)} (missing ${question.missingWords.join(', ') || 'nothing'})`).join(', ')}; up to ${context.sourcesPerSearch * iteration} passages per search`
+    detail =
+      widened.length > 0
+        ? `Searching again for ${plural(widened.length, 'weak one')}: ${widened.map((question) => `${quote(question.text)} (missing ${question.missingWords.join(', ') || 'nothing'})`).join(', ')}, with up to ${context.sourcesPerSearch * iteration} passages per search.`
+        : 'Nothing more to search for.'
   }
+  const notes = notesOf(context, 'plan', iteration)
   const entry = traceEntry(context, { step: 'plan', iteration, status: 'done', detail }, startedAt)
-  return { state: { ...state, iteration, sub_questions: subQuestions, steps: [...state.steps, entry] }, next: 'retrieve' }
+  return { state: { ...state, iteration, sub_questions: subQuestions, steps: [...state.steps, ...notes, entry] }, next: 'retrieve' }
 }
 
 const retrieve: StepHandler = async (state, context) => {
@@ -47,20 +63,21 @@ const retrieve: StepHandler = async (state, context) => {
         if (!tool) throw new Error(`The tool ${call.tool} is not available to the ${state.variant} agent`)
         const result = await tool.run(call.input, { signal: context.signal, timezone: context.timezone, limit, scoreThreshold: context.scoreThreshold, now: context.now })
         evidence.push({ question: keyOf(question), tool: call.tool, chunks: result.chunks, statement: result.statement, failure: null })
-        entries.push(traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'done', tool: call.tool, input: call.input, detail: result.summary }, startedAt))
+        const detail = tool.kind === 'knowledge' ? `Searched for ${quote(call.input)} with ${call.tool}: ${result.chunks.length > 0 ? 'found ' : ''}${lowerFirst(result.summary)}` : `Asked ${call.tool}${call.input && call.input !== 'now' ? ` about ${quote(call.input)}` : ''}: ${result.summary}`
+        entries.push(traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'done', tool: call.tool, input: call.input, detail: sentence(detail) }, startedAt))
       } catch (error) {
         // Cancellation or shutdown is not the tool's failure: the runtime stops the run.
         if (context.signal.aborted) throw error
         const message = messageOf(error)
         evidence.push({ question: keyOf(question), tool: call.tool, chunks: [], statement: null, failure: message })
         entries.push(
-          traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'failed', tool: call.tool, input: call.input, detail: `${call.tool} failed for ${quote(question.text)}`, error: message }, startedAt),
+          traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'failed', tool: call.tool, input: call.input, detail: `${call.tool} failed for ${quote(question.text)}: ${sentence(message)}`, error: message }, startedAt),
         )
       }
     }
   }
   if (entries.length === 0) {
-    entries.push(traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'done', detail: 'No tool of this agent applies to the questions' }, performance.now()))
+    entries.push(traceEntry(context, { step: 'retrieve', iteration: state.iteration, status: 'done', detail: 'No tool of this agent applies to the questions, so nothing was searched for.' }, performance.now()))
   }
   return { state: { ...state, evidence: [...state.evidence, ...evidence], steps: [...state.steps, ...entries] }, next: 'grade' }
 }
@@ -94,13 +111,13 @@ const grade: StepHandler = async (state, context) => {
   const loops = isTooLow && canWiden && state.iteration < state.max_iteration
   const finalStep: WorkflowStepId = state.variant === 'government' ? 'fill_template' : 'compose'
   const verdict = !isTooLow
-    ? `≥ ${GRADE_THRESHOLD}: ${finalStep}`
+    ? `≥ ${GRADE_THRESHOLD}: the evidence covers enough, so on to ${finalStep}`
     : loops
-      ? `< ${GRADE_THRESHOLD}: widening (loop ${state.iteration + 1} of ${state.max_iteration})`
+      ? `< ${GRADE_THRESHOLD}: not enough yet, so searching again (loop ${state.iteration + 1} of ${state.max_iteration})`
       : !canWiden
-        ? `< ${GRADE_THRESHOLD}, but nothing is left to widen: ${finalStep}`
-        : `< ${GRADE_THRESHOLD}, but max_iteration (${state.max_iteration}) is reached: ${finalStep}`
-  const entry = traceEntry(context, { step: 'grade', iteration: state.iteration, status: 'done', detail: `Grade ${currentGrade.toFixed(2)} ${verdict}` }, startedAt)
+        ? `< ${GRADE_THRESHOLD}, but nothing is left to search for, so on to ${finalStep}`
+        : `< ${GRADE_THRESHOLD}, but max_iteration (${state.max_iteration}) is reached, so on to ${finalStep}`
+  const entry = traceEntry(context, { step: 'grade', iteration: state.iteration, status: 'done', detail: `Grade ${currentGrade.toFixed(2)} ${verdict}.` }, startedAt)
   return {
     state: { ...state, sub_questions: subQuestions, current_grade: Number.isFinite(currentGrade) ? currentGrade : 0, steps: [...state.steps, entry] },
     next: loops ? 'plan' : finalStep,
@@ -129,7 +146,7 @@ const compose: StepHandler = async (state, context) => {
   for (const question of state.sub_questions) {
     const evidence = evidenceOf(state, question)
     const statements = evidence.flatMap((item) => (item.statement ? [item.statement] : []))
-    const composed = await context.reasoning.composer.composePart({ question: question.text, chunks: passagesOf(evidence), citations })
+    const composed = await context.reasoning.composer.composePart({ question: question.text, chunks: passagesOf(evidence), citations, signal: context.signal })
     const text = [...statements, composed?.text].filter(Boolean).join(' ')
     if (text) answeredParts++
     const part = text || explainUnanswered(question.text, evidence)
@@ -137,9 +154,11 @@ const compose: StepHandler = async (state, context) => {
   }
   const error = answeredParts === 0 ? failuresOf(state) : null
   const answer = answeredParts === 0 && !error ? NOT_FOUND_ANSWER : parts.join('\n\n')
-  const detail = `${context.reasoning.composer.name} answer to ${answeredParts} of ${state.sub_questions.length} sub-question${state.sub_questions.length === 1 ? '' : 's'}, citing ${citations.sources.length} source${citations.sources.length === 1 ? '' : 's'}`
+  const how = context.reasoning.composer.name === 'model' ? 'with the model' : 'by quoting the passages'
+  const detail = `Wrote the answer ${how}: ${answeredParts} of ${plural(state.sub_questions.length, 'question')} answered, citing ${plural(citations.sources.length, 'source')}.`
+  const notes = notesOf(context, 'compose', state.iteration)
   const entry = traceEntry(context, { step: 'compose', iteration: state.iteration, status: error ? 'failed' : 'done', detail, error }, startedAt)
-  return { state: { ...state, current_answer: answer, source_list: citations.sources, error, steps: [...state.steps, entry] }, next: 'end' }
+  return { state: { ...state, current_answer: answer, source_list: citations.sources, error, steps: [...state.steps, ...notes, entry] }, next: 'end' }
 }
 
 const fillTemplateStep: StepHandler = async (state, context) => {
@@ -147,7 +166,9 @@ const fillTemplateStep: StepHandler = async (state, context) => {
   const filled = await fillTemplate(state, context)
   const answered = filled.sections.filter((section) => section.isAnswered).length
   const error = answered === 0 ? (failuresOf(state) ?? null) : null
-  const detail = `Filled ${answered} of ${filled.sections.length} section${filled.sections.length === 1 ? '' : 's'} from the knowledge base, citing ${filled.sourceList.length} source${filled.sourceList.length === 1 ? '' : 's'}`
+  const how = context.reasoning.composer.name === 'model' ? ', written with the model' : ', quoting the passages'
+  const detail = `Filled ${answered} of ${plural(filled.sections.length, 'section')} from the knowledge base${how}, citing ${plural(filled.sourceList.length, 'source')}.`
+  const notes = notesOf(context, 'fill_template', state.iteration)
   const entry = traceEntry(context, { step: 'fill_template', iteration: state.iteration, status: error ? 'failed' : 'done', detail, error }, startedAt)
   return {
     state: {
@@ -156,7 +177,7 @@ const fillTemplateStep: StepHandler = async (state, context) => {
       current_answer: filled.markdown,
       source_list: filled.sourceList,
       error,
-      steps: [...state.steps, entry],
+      steps: [...state.steps, ...notes, entry],
     },
     next: 'end',
   }

@@ -64,7 +64,8 @@ export class ModelComposer implements StreamingComposer {
     const { provider, model, settings, termWeight, screenPassage, temperature } = this.options
     const now = this.options.now ?? (() => performance.now())
     const report: ModelRunReport = { model, tokensIn: null, tokensOut: null, firstTokenMs: null, totalMs: null, screenedPassages: 0, droppedCitations: 0, addedCitations: 0 }
-    const promptOptions = this.options.prompt
+    // A template section is written in the template agent's voice, whatever the composer was made for.
+    const promptOptions = request.section ? { ...this.options.prompt, persona: 'template_agent' as const, section: request.section } : this.options.prompt
     const generator = async function* (): AsyncGenerator<string, ComposedPart | null, undefined> {
       const passages: { chunk: CitableChunk; text: string }[] = []
       for (const chunk of request.chunks) {

@@ -78,6 +78,11 @@ export const ADMINISTRATION_ACCESS: Record<string, Access> = {
   'DELETE /admin/api_keys/:id': 'admin',
 }
 
+/** Reading beyond SEED.md: a published article as every signed-in role reads it (the reader view). */
+export const READING_ACCESS: Record<string, Access> = {
+  'GET /read_article/:id': 'user',
+}
+
 const RANK: Record<Access, number> = { public: 0, user: 1, editor: 2, admin: 3 }
 
 forEachStorage('access matrix', ({ server }) => {
@@ -90,7 +95,7 @@ forEachStorage('access matrix', ({ server }) => {
 
   it('serves every call of SEED.md §7 with the access it was designed for', () => {
     const registered = new Map(server().backend.routes.map((route) => [`${route.method} ${route.url}`, route.access]))
-    for (const [call, access] of Object.entries({ ...SEED_ACCESS, ...IDENTITY_ACCESS, ...ADMINISTRATION_ACCESS })) {
+    for (const [call, access] of Object.entries({ ...SEED_ACCESS, ...IDENTITY_ACCESS, ...ADMINISTRATION_ACCESS, ...READING_ACCESS })) {
       expect(registered.has(call), `${call} is registered`).toBe(true)
       expect(registered.get(call), `${call} requires ${access}`).toBe(access)
     }

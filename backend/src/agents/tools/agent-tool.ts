@@ -24,7 +24,8 @@ export interface ToolResult {
 /**
  * A generic tool an agent can call. `knowledge` tools bring passages of the knowledge base, which become cited
  * sources; `fact` tools state a result that needs no source. With no LLM configured, the lexical planner
- * decides from a question's words whether a tool applies (`inputFor`); an LLM planner would read descriptions.
+ * decides from a question's words whether a tool applies (`inputFor`); the model planner offers the tools to the
+ * model with the descriptions Agent settings give them.
  */
 export interface AgentTool {
   name: string

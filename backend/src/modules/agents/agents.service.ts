@@ -17,7 +17,8 @@ import type { KnowledgeService } from '../knowledge/knowledge.service'
 import { queryLogsRepository as logs } from '../query-logs/query-logs.repository'
 import { scopeOf } from '../query-logs/query-logs.service'
 import type { SettingsService } from '../settings/settings.service'
-import { screenQuestion } from '../firewall/semantic-firewall'
+import { screenPassage, screenQuestion } from '../firewall/semantic-firewall'
+import type { LlmProvider } from '../../llm/provider'
 import { templatesRepository } from '../templates/templates.repository'
 import { agentsRepository as repository, type AgentRunRecord, type RunOutcomeRecord } from './agents.repository'
 
@@ -69,15 +70,18 @@ export class AgentsService {
   readonly tools: ToolRegistry
   private readonly running = new Map<string, AbortController>()
   private readonly now: () => Date
+  /** The language model the agents plan and write with; without one, the deterministic planner and composer. */
+  private readonly llm: LlmProvider | undefined
 
   constructor(
     private readonly db: Database,
     private readonly jobs: JobQueue,
     private readonly knowledge: KnowledgeService,
     private readonly settings: SettingsService,
-    options: { now?: () => Date; retriever?: Retriever } = {},
+    options: { now?: () => Date; retriever?: Retriever; llm?: LlmProvider } = {},
   ) {
     this.now = options.now ?? (() => new Date())
+    this.llm = options.llm
     this.tools = new ToolRegistry(
       createBuiltInTools({ retriever: options.retriever ?? new KeywordRetriever(knowledge), findArticle: (title, limit) => repository.findArticleByTitle(db, title, limit) }),
     )
@@ -192,7 +196,14 @@ export class AgentsService {
     this.running.set(job.id, controller)
     const context: StepContext = {
       signal: controller.signal,
-      reasoning: createReasoning(agentSettings, { weightOf: this.knowledge.termWeight }),
+      reasoning: createReasoning(agentSettings, {
+        weightOf: this.knowledge.termWeight,
+        llm: this.llm,
+        promptSettings: botSettings,
+        variant: job.payload.variant,
+        screenPassage,
+        signal: controller.signal,
+      }),
       tools: this.tools,
       allowedTools: allowedToolsOf(job.payload.variant, agentSettings),
       weightOf: this.knowledge.termWeight,

@@ -83,6 +83,10 @@ forEachStorage('agents', ({ server }) => {
       expect(trace[0]).toMatchObject({ step: 'plan', iteration: 1, status: 'done' })
       expect(trace).toContainEqual(expect.objectContaining({ step: 'retrieve', tool: 'knowledge_search', status: 'done' }))
       expect(trace.at(-1)).toMatchObject({ step: 'compose', status: 'done' })
+      // Without a language model the deterministic pair plans and writes, and the trace says so in sentences.
+      expect(trace[0].detail).toBe('Planned 1 question from the words of the command: “When should I prune apple trees?”.')
+      expect(trace).toContainEqual(expect.objectContaining({ step: 'retrieve', detail: expect.stringMatching(/^Searched for “When should I prune apple trees\?” with knowledge_search: found \d+ passages? from “Pruning apple trees”/) }))
+      expect(trace.at(-1)!.detail).toMatch(/^Wrote the answer by quoting the passages: 1 of 1 question answered, citing 1 source\.$/)
       const walk = walkOf(trace).map((entry) => entry.step as WorkflowStepId)
       for (let index = 1; index < walk.length; index++) expect(isTransitionAllowed('general', walk[index - 1], walk[index]), walk.join(' → ')).toBe(true)
       for (const entry of trace) expect(entry).toMatchObject({ duration_ms: expect.any(Number), at: expect.any(String) })

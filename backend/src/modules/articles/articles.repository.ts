@@ -95,6 +95,11 @@ export const articlesRepository = {
     return row ? toRecord(row) : undefined
   },
 
+  /** An article's indexed passages (chunks) in order: what answers cite as a source's `metadata.id`. */
+  async passagesOf(db: Queryable, articleId: number): Promise<{ id: number; ordinal: number; text: string }[]> {
+    return db.query<{ id: number; ordinal: number; text: string }>(`SELECT id, ordinal, text FROM chunks WHERE article_id = $1 ORDER BY ordinal, id`, [articleId])
+  },
+
   async listArticles(db: Queryable, query: LazyTableQuery): Promise<{ rows: ArticleRecord[]; total: number }> {
     const direction = query.sortOrder === -1 ? 'DESC' : 'ASC'
     const params: unknown[] = []

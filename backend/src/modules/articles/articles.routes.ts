@@ -16,6 +16,8 @@ import {
   LazyTableQuery,
   PublishBody,
   PublishProgress,
+  ReadArticle,
+  ReadArticleParams,
 } from '../../../../contracts/articles'
 import type { EmbeddingsProgress } from '../../../../contracts/embeddings'
 import type { ArticlesService } from './articles.service'
@@ -86,5 +88,10 @@ export const articlesRoutes =
     // Anyone signed in reads an article: answers link their sources to it.
     app.get('/admin/get_content', { config: { access: 'user' }, schema: { tags: ['articles'], querystring: ArticleIdQuery, response: { 200: ArticleContent } } }, (request) =>
       articles.articleContent(request.query.id),
+    )
+
+    // The reader's view of an article: every signed-in role, with where each cited passage sits in the text.
+    app.get('/read_article/:id', { config: { access: 'user' }, schema: { tags: ['articles'], params: ReadArticleParams, response: { 200: ReadArticle } } }, (request) =>
+      articles.readArticle(request.params.id),
     )
   }

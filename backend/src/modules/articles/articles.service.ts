@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { ArticleContent, ArticleInput, ArticlesPage, ArticleUpdate, DraftsPage, LazyTableQuery, PublishProgress } from '../../../../contracts/articles'
+import type { ArticleContent, ArticleInput, ArticlesPage, ArticleUpdate, DraftsPage, LazyTableQuery, PublishProgress, ReadArticle } from '../../../../contracts/articles'
 import type { Database, Queryable } from '../../db/database'
 import { InvalidInputError, NotFoundError } from '../../errors'
 import { JobStoppedError, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
 import type { KnowledgeService } from '../knowledge/knowledge.service'
+import { locatePassages, normalizeLineEnds } from '../../retrieval/passage-offsets'
 import { articlesRepository as repository } from './articles.repository'
 
 export const PUBLISH_JOB = 'publish_drafts'
@@ -63,6 +64,27 @@ export class ArticlesService {
     const article = await repository.findArticle(this.db, id)
     if (!article) throw new NotFoundError(`No article with id ${id}`)
     return { success: true, id, title: article.title, content: article.content, metadata: article.metadata, timestamp: article.updatedAt.toISOString() }
+  }
+
+  /**
+   * A published article as a reader sees it: its Markdown, where it came from, and where each passage answers cite
+   * sits in the text. Articles belong to no organisation (ADR 090): every signed-in caller reads every one.
+   */
+  async readArticle(id: number): Promise<ReadArticle> {
+    const article = await repository.findArticle(this.db, id)
+    if (!article) throw new NotFoundError(`No article with id ${id}`)
+    const content = normalizeLineEnds(article.content)
+    const passages = await repository.passagesOf(this.db, id)
+    const spans = locatePassages(content, passages.map((passage) => passage.text))
+    return {
+      success: true,
+      id,
+      title: article.title,
+      content,
+      timestamp: article.updatedAt.toISOString(),
+      source: sourceOf(article.metadata),
+      passages: passages.map((passage, index) => ({ id: passage.id, ordinal: passage.ordinal, start: spans[index]?.start ?? null, end: spans[index]?.end ?? null })),
+    }
   }
 
   async draftContent(id: number): Promise<ArticleContent> {
@@ -251,5 +273,26 @@ export class ArticlesService {
     if (chunkCount === 0) throw new Error(`"${draft.title}" has no searchable text`)
     await repository.deleteDraft(tx, draftId)
     return { draft_id: draftId, article_id: articleId, title: draft.title }
+  }
+}
+
+/** Where an article came from, from what ingestion wrote in its metadata (see modules/ingest). */
+export function sourceOf(metadata: Record<string, unknown>): ReadArticle['source'] {
+  const text = (key: string) => (typeof metadata[key] === 'string' && (metadata[key] as string).trim() ? (metadata[key] as string).trim() : null)
+  const url = webAddress(text('url'))
+  if (metadata.format === 'youtube' || text('video_id')) return { kind: 'video', name: text('url') ?? text('source'), url }
+  if (text('file_name')) return { kind: 'file', name: text('file_name'), url: null }
+  if (url) return { kind: 'web_page', name: url, url }
+  return { kind: 'article', name: null, url: null }
+}
+
+/** An http(s) address as the URL parser writes it, or null: nothing else is offered as a link. */
+function webAddress(value: string | null): string | null {
+  if (!value) return null
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null
+  } catch {
+    return null
   }
 }

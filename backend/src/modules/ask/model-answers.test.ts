@@ -89,6 +89,18 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
     const logOf = async (logId: number) => (await server.call(`/query_logs/query_log?log_id=${logId}`)).body.result[0]
     const chatRequests = () => fixture.requests.filter((request) => Array.isArray(request.messages))
 
+    describe.skipIf(!isAvailable)('settings with a model', () => {
+      it('offers the configured models after the default, says a model is configured, and refuses another model', async () => {
+        for (const path of ['/admin/bot_setting', '/admin/agent_setting']) {
+          const settings = await server.call(path)
+          expect(settings.body).toMatchObject({ llm_models: ['Use default model', 'fixture-chat', 'fixture-mini'], model_configured: true })
+        }
+        const refused = await server.call('/admin/bot_setting', { method: 'PUT', body: { llm_model: 'gpt-imaginary' } })
+        expect(refused.status).toBe(400)
+        expect(refused.body.details[0]).toMatchObject({ field: 'llm_model', message: expect.stringContaining('fixture-mini') })
+      })
+    })
+
     describe.skipIf(!isAvailable)('POST /ask_qa', () => {
       it('answers with the model, citing the sources it used, and logs the model, tokens and timings', async () => {
         const response = await server.call('/ask_qa', { method: 'POST', body: { command: 'How often do tomato plants need watering?' }, as: user })

@@ -21,22 +21,26 @@ export const settingsRoutes =
 
     app.get('/admin/bot_setting', { config: { access: 'admin' }, schema: { tags, response: { 200: BotSettingsAnswer } } }, async () => ({
       ...(await settings.botSettings()),
-      llm_models: settings.modelChoices,
+      llm_models: await settings.modelChoices(),
+      model_configured: settings.modelConfigured,
     }))
 
     app.put('/admin/bot_setting', { config: { access: 'admin' }, schema: { tags, body: BotSettingsUpdate, response: { 200: BotSettingsAnswer } } }, async (request) => ({
       ...(await settings.updateBotSettings(request.body)),
-      llm_models: settings.modelChoices,
+      llm_models: await settings.modelChoices(),
+      model_configured: settings.modelConfigured,
     }))
 
     app.get('/admin/agent_setting', { config: { access: 'admin' }, schema: { tags, response: { 200: AgentSettingsAnswer } } }, async () => ({
       ...(await settings.agentSettings()),
-      llm_models: settings.modelChoices,
+      llm_models: await settings.modelChoices(),
+      model_configured: settings.modelConfigured,
     }))
 
     app.put('/admin/agent_setting', { config: { access: 'admin' }, schema: { tags, body: AgentSettingsUpdate, response: { 200: AgentSettingsAnswer } } }, async (request) => ({
       ...(await settings.updateAgentSettings(request.body)),
-      llm_models: settings.modelChoices,
+      llm_models: await settings.modelChoices(),
+      model_configured: settings.modelConfigured,
     }))
 
     // The Ask screen shows Bot info to everyone signed in.

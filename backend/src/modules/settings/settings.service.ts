@@ -13,6 +13,8 @@ const noUrlLists: UrlListsSource = async () => ({ visited_urls: [], excluded_lin
 export interface SettingsOptions {
   /** The configured embedding model (EMBEDDINGS_MODEL); without one, only keyword search can be chosen. */
   embeddingsModel?: string
+  /** The configured language model (LLM_BASE_URL): its models are the choices of llm_model. Without one, none is. */
+  llm?: { listModels(): Promise<string[]> }
 }
 
 /** Search types that compare vectors, and so need an embeddings model. */
@@ -27,9 +29,34 @@ export class SettingsService {
     private readonly options: SettingsOptions = {},
   ) {}
 
-  /** SEED.md: the model list starts with 'Use default model'; the clean list is the rest. */
-  get modelChoices(): string[] {
-    return [USE_DEFAULT_MODEL, ...this.llmModels.filter((model) => model !== USE_DEFAULT_MODEL)]
+  /** Whether a language model is configured: without one, answers quote the sources and the model settings wait. */
+  get modelConfigured(): boolean {
+    return this.options.llm !== undefined
+  }
+
+  /**
+   * SEED.md: the model list starts with 'Use default model'; the rest are LLM_MODELS, or else the models the endpoint
+   * lists. An endpoint that cannot be reached leaves LLM_MODELS (or nothing) beside the default.
+   */
+  async modelChoices(): Promise<string[]> {
+    let models = this.llmModels
+    if (this.options.llm) {
+      try {
+        models = await this.options.llm.listModels()
+      } catch {
+        models = this.llmModels
+      }
+    }
+    return [USE_DEFAULT_MODEL, ...models.filter((model) => model !== USE_DEFAULT_MODEL)]
+  }
+
+  private async checkModelChoice(model: string | undefined, stored: string): Promise<void> {
+    // The stored choice stays acceptable (the endpoint may be down, or no longer list it): saving other fields works.
+    if (model === undefined || model === stored) return
+    const choices = await this.modelChoices()
+    if (choices.includes(model)) return
+    const why = this.modelConfigured ? `choose one of: ${choices.join(', ')}` : 'no language model is configured (LLM_BASE_URL), so only the default can be chosen'
+    throw new InvalidInputError('llm_model', `Unknown model "${model}"; ${why}`)
   }
 
   async botSettings(): Promise<BotSettings> {
@@ -39,9 +66,7 @@ export class SettingsService {
   }
 
   async updateBotSettings(update: BotSettingsUpdate): Promise<BotSettings> {
-    if (update.llm_model !== undefined && !this.modelChoices.includes(update.llm_model)) {
-      throw new InvalidInputError('llm_model', `Unknown model "${update.llm_model}"; choose one of: ${this.modelChoices.join(', ')}`)
-    }
+    await this.checkModelChoice(update.llm_model, (await this.botSettings()).llm_model)
     // Prompt templates must keep their placeholder, and bot_type must name an answer style.
     const [problem] = promptSettingProblems(update)
     if (problem) throw new InvalidInputError(problem.field, problem.message)
@@ -93,9 +118,7 @@ export class SettingsService {
   }
 
   async updateAgentSettings(update: Partial<AgentSettings>): Promise<AgentSettings> {
-    if (update.llm_model !== undefined && !this.modelChoices.includes(update.llm_model)) {
-      throw new InvalidInputError('llm_model', `Unknown model "${update.llm_model}"`)
-    }
+    await this.checkModelChoice(update.llm_model, (await this.agentSettings()).llm_model)
     const next = AgentSettings.parse({ ...(await this.agentSettings()), ...update })
     const toolNames = new Set(next.tools.map((tool) => tool.name))
     for (const agent of next.agents) {

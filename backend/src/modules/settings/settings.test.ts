@@ -6,7 +6,13 @@ forEachStorage('settings, bot info and the workflow graph', ({ server }) => {
     const response = await server().call('/admin/bot_setting')
     expect(response.status).toBe(200)
     expect(response.body).toMatchObject({ num_sources_k: 4, search_type: 'keyword', semantic_firewall: false })
-    expect(response.body.llm_models[0]).toBe('Use default model')
+    // No language model is configured here: the default is the only choice, and the answer says why.
+    expect(response.body).toMatchObject({ llm_models: ['Use default model'], model_configured: false })
+    const agents = await server().call('/admin/agent_setting')
+    expect(agents.body).toMatchObject({ llm_models: ['Use default model'], model_configured: false })
+    const refused = await server().call('/admin/bot_setting', { method: 'PUT', body: { llm_model: 'gpt-4o' } })
+    expect(refused.status).toBe(400)
+    expect(refused.body.details[0]).toMatchObject({ field: 'llm_model', message: expect.stringContaining('no language model is configured') })
     for (const field of ['bot_description', 'bot_who_am_i', 'sms_prompt_text', 'bot_type', 'bot_prefix', 'bot_language', 'template_bot_prefix', 'template_bot_description', 'template_bot_language', 'template_context', 'template_query', 'multiple_model']) {
       expect(response.body).toHaveProperty(field)
     }

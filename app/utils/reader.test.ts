@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { readerHref, splitAtPassage } from './reader'
+
+describe('readerHref', () => {
+  it('leads to the reader, with the passage marked and scrolled to when one is cited', () => {
+    expect(readerHref(12, 340)).toBe('/read/12?passage=340#passage')
+    expect(readerHref(12)).toBe('/read/12')
+    expect(readerHref(12, null)).toBe('/read/12')
+  })
+})
+
+describe('splitAtPassage', () => {
+  const text = 'Intro paragraph.\n\nThe quoted passage. It goes on.\n\nThe end.'
+
+  it('cuts the text around the passage', () => {
+    const start = text.indexOf('The quoted')
+    const end = text.indexOf('on.') + 3
+    expect(splitAtPassage(text, start, end)).toEqual({ before: 'Intro paragraph.\n\n', passage: 'The quoted passage. It goes on.', after: '\n\nThe end.' })
+  })
+
+  it('gives null for offsets that do not fit the text', () => {
+    expect(splitAtPassage(text, null, null)).toBeNull()
+    expect(splitAtPassage(text, 5, 5)).toBeNull()
+    expect(splitAtPassage(text, -1, 4)).toBeNull()
+    expect(splitAtPassage(text, 0, text.length + 1)).toBeNull()
+  })
+
+  it('moves a cut inside a fenced code block out to the whole block', () => {
+    const code = 'Before.\n\n```sh\nnpm install\nnpm run build\n```\n\nAfter.'
+    const start = code.indexOf('npm run build')
+    const parts = splitAtPassage(code, start, start + 'npm run build'.length)
+    expect(parts).toEqual({ before: 'Before.\n\n', passage: '```sh\nnpm install\nnpm run build\n```', after: '\n\nAfter.' })
+  })
+
+  it('leaves a cut after a closed code block where it is', () => {
+    const code = '```\nx = 1\n```\n\nPlain words here.'
+    const start = code.indexOf('Plain')
+    expect(splitAtPassage(code, start, code.length)).toEqual({ before: '```\nx = 1\n```\n\n', passage: 'Plain words here.', after: '' })
+  })
+
+  it('moves a cut inside a table out to the whole table', () => {
+    const table = 'Rates:\n\n| Size | Price |\n| --- | --- |\n| Small | 1 |\n| Large | 2 |\n\nDone.'
+    const start = table.indexOf('| Large')
+    const parts = splitAtPassage(table, start, start + '| Large | 2 |'.length)
+    expect(parts?.passage).toBe('| Size | Price |\n| --- | --- |\n| Small | 1 |\n| Large | 2 |')
+    expect(parts?.before).toBe('Rates:\n\n')
+    expect(parts?.after).toBe('\n\nDone.')
+  })
+})

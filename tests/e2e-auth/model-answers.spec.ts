@@ -1,0 +1,142 @@
+import { cookieHeader, createLocalAccount, E2E, expect, signInLocally, test, type LocalAccount } from './support'
+
+// Answers written by a language model (the OpenAI-compatible fixture that playwright.auth.config.ts starts): with
+// scripts they stream into the page word by word and end as the complete answer with its citations; without scripts
+// the plain form post and polling show the same complete answer. A model that fails mid-answer leaves the quoted
+// answer with a note. Signed in as a plain user, who sees no Bot info.
+
+const FAILURE_NOTE = /The language model did not answer \(.+\); this answer quotes the sources directly\./
+
+let account: LocalAccount
+test.beforeAll(async () => {
+  account = await createLocalAccount('user')
+})
+
+test.beforeEach(async ({ page }) => {
+  await signInLocally(page, account)
+  await expect(page).toHaveURL(/\/ask$/)
+})
+
+async function ask(page: import('@playwright/test').Page, question: string) {
+  await page.getByRole('textbox', { name: 'Question', exact: true }).fill(question)
+  await page.getByRole('button', { name: 'Ask', exact: true }).click()
+}
+
+test('a model writes the answer, with citations that link to its sources', async ({ page }, testInfo) => {
+  const isJs = testInfo.project.name === 'auth-js'
+  // Slowly streamed (a pause before each piece), so the words can be seen arriving.
+  await ask(page, 'How do I add an article? #fixture:slow=150')
+  const answer = page.getByRole('region', { name: 'Answer' })
+  if (isJs) {
+    const soFar = answer.getByTestId('answer-so-far')
+    await expect(answer.getByRole('status').filter({ hasText: 'Writing the answer…' })).toBeVisible()
+    await expect(soFar).toHaveAttribute('aria-live', 'polite')
+    await expect(soFar).toHaveText(/\w+/)
+    await expect(answer.getByRole('heading', { name: 'Answer', level: 2 })).toBeFocused()
+  }
+  const sources = answer.getByRole('list', { name: 'Sources' })
+  await expect(sources).toBeVisible()
+  await expect(answer).toContainText('Written by the language model fixture-chat.')
+  await expect(answer.getByTestId('answer-so-far')).toHaveCount(0)
+  const citations = page.locator('#answer-text a[href^="#source-"]')
+  await expect(citations.first()).toBeVisible()
+  await expect(citations.first()).toHaveAttribute('href', /^#source-\d+$/)
+  await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+#passage$/)
+  // The answer has an address of its own: a streamed one by its log, an asked one by its task.
+  await expect(page).toHaveURL(isJs ? /\/ask\?log=\d+$/ : /\/ask\?task=[^&#]+(&attempt=\d+)?#answer$/)
+  // A plain user sees no Bot info.
+  await expect(page.getByRole('heading', { name: 'Bot info' })).toHaveCount(0)
+  // Either address gives the answer as a Word document.
+  const download = answer.getByRole('link', { name: 'Download as Word (.docx)' })
+  await expect(download).toHaveAttribute('href', isJs ? /^\/resources\/answer\.docx\?log=\d+$/ : /^\/resources\/answer\.docx\?task=/)
+  const file = await page.request.get((await download.getAttribute('href')) as string)
+  expect(file.headers()['content-type']).toContain('application/vnd.openxmlformats-officedocument.wordprocessingml.document')
+  expect((await file.body()).subarray(0, 2).toString()).toBe('PK')
+
+  // The answer's feedback comes back to the same answer.
+  await answer.getByRole('form', { name: 'Feedback' }).getByRole('button', { name: 'Yes, helpful' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Feedback sent' })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText('Written by the language model fixture-chat.')
+})
+
+test('a model that fails mid-answer leaves the quoted answer with a note', async ({ page }) => {
+  await ask(page, 'How do I add an article? #fixture:stream-error=3')
+  const answer = page.getByRole('region', { name: 'Answer' })
+  await expect(answer).toContainText(FAILURE_NOTE)
+  // The complete answer (not the words streamed before the failure) with its feedback form, and no model named.
+  await expect(answer.getByRole('form', { name: 'Feedback' })).toBeVisible()
+  await expect(answer.getByTestId('answer-so-far')).toHaveCount(0)
+  await expect(answer).not.toContainText('Written by the language model')
+})
+
+test('the web server relays the answer as server-sent events, and refuses what is no question', async ({ context }) => {
+  const post = async (form: Record<string, string>) =>
+    fetch(`${E2E.web}/resources/ask-stream`, {
+      method: 'POST',
+      headers: { cookie: await cookieHeader(context), origin: E2E.web, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    })
+  const response = await post({ question: 'How do I add an article?' })
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
+  expect(response.headers.get('cache-control')).toContain('no-cache')
+  expect(response.headers.get('x-accel-buffering')).toBe('no')
+  const text = await response.text()
+  expect(text.startsWith(': stream open\n\n')).toBe(true)
+  expect(text).toContain('event: delta\n')
+  const done = /event: done\ndata: (.+)\n\n/.exec(text)
+  expect(done).not.toBeNull()
+  const answer = JSON.parse(done![1])
+  expect(answer.model).toBe('fixture-chat')
+  // The complete answer comes parsed as Markdown, so the page renders it as it renders any answer.
+  expect(answer.result_document.children.length).toBeGreaterThan(0)
+
+  const blank = await post({ question: '   ' })
+  expect(blank.status).toBe(400)
+  expect((await blank.json()).message).toBe('Please enter a question')
+  // multiple_model is off: the backend's reason comes back with its 400.
+  const model = await post({ question: 'How do I add an article?', model: 'fixture-mini' })
+  expect(model.status).toBe(400)
+  expect((await model.json()).message).toMatch(/multiple_model/)
+  const get = await fetch(`${E2E.web}/resources/ask-stream`, { headers: { cookie: await cookieHeader(context) } })
+  expect(get.status).toBe(405)
+})
+
+test.describe('choosing the model (Bot settings: multiple_model)', () => {
+  // One browser at a time changes the shared setting.
+  test.describe.configure({ mode: 'serial' })
+
+  async function setMultipleModel(isOn: boolean) {
+    const login = await fetch(`${E2E.api}/auth/login`, {
+      method: 'POST',
+      headers: { apikey: E2E.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: E2E.adminPassword }),
+    })
+    const { access_token: token } = (await login.json()) as { access_token: string }
+    const response = await fetch(`${E2E.api}/admin/bot_setting`, {
+      method: 'PUT',
+      headers: { apikey: E2E.apiKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ multiple_model: isOn }),
+    })
+    expect(response.status).toBe(200)
+  }
+
+  test('the form offers the models only while multiple_model is on, and the chosen one answers', async ({ page }) => {
+    await setMultipleModel(false)
+    await page.reload()
+    await expect(page.getByLabel('Model', { exact: true })).toHaveCount(0)
+    await setMultipleModel(true)
+    try {
+      await page.reload()
+      const select = page.getByLabel('Model', { exact: true })
+      await expect(select.locator('option')).toHaveText(['Default model (fixture-chat)', 'fixture-chat', 'fixture-mini'])
+      await select.selectOption('fixture-mini')
+      await ask(page, 'How do I add an article?')
+      const answer = page.getByRole('region', { name: 'Answer' })
+      await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible()
+      await expect(answer).toContainText('Written by the language model fixture-mini.')
+    } finally {
+      await setMultipleModel(false)
+    }
+  })
+})
