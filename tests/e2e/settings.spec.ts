@@ -92,7 +92,7 @@ test.describe('Settings', () => {
       }
 
       await form.getByLabel('Bot prefix', { exact: true }).fill(`Answer briefly (${stamp}).`)
-      await form.getByLabel('Template context', { exact: true }).fill(`Context ${stamp}`)
+      await form.getByLabel('Template context', { exact: true }).fill(`Context ${stamp}: {context}`)
       // The search type stays keyword (other specs ask questions meanwhile), but it goes through the select.
       await choose(page, 'Search type', 'Keyword (BM25)', isJs)
       await form.getByRole('button', { name: 'Save bot settings' }).click()
@@ -100,7 +100,7 @@ test.describe('Settings', () => {
       await expect(toast(page, 'Bot settings saved')).toBeVisible()
       await page.goto('/settings')
       await expect(form.getByLabel('Bot prefix', { exact: true })).toHaveValue(`Answer briefly (${stamp}).`)
-      await expect(form.getByLabel('Template context', { exact: true })).toHaveValue(`Context ${stamp}`)
+      await expect(form.getByLabel('Template context', { exact: true })).toHaveValue(`Context ${stamp}: {context}`)
 
       // Put things back as they were.
       await form.getByLabel('Bot prefix', { exact: true }).fill(original.prefix)
