@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { openScreen, screensToCheck, themeServers } from './support/screens'
+import { openScreen, screensForTheme, themeServers } from './support/screens'
 
 // A phone held upright (SEED.md asks for every screen to be usable at this size).
 const PHONE = { width: 390, height: 844 }
@@ -29,13 +29,12 @@ const widestElements = (page: Page) =>
 
 // Every screen of app/routes (the list the accessibility scan and the screenshots walk) in the default theme, with
 // scripts on and off: the page itself never scrolls sideways. A theme changes the header and colours, not the layout,
-// so the other themed web servers check the screens with the widest headers and tables only (CI time).
-const THEMED_SAMPLE = /^(ask|articles|logs|settings|users)$/
+// so the other themed web servers check a sample of the screens (screensForTheme).
 for (const [index, server] of themeServers().entries()) {
   test.describe(`Phone layout, ${server.key} theme`, () => {
     test.use({ baseURL: server.baseURL, viewport: PHONE })
 
-    for (const screen of screensToCheck().filter((screen) => index === 0 || THEMED_SAMPLE.test(screen.slug))) {
+    for (const screen of screensForTheme(index)) {
       test(`${screen.slug}: no sideways scrolling at ${PHONE.width} px`, async ({ page }) => {
         const opened = await openScreen(page, screen)
         test.skip(!opened.isOpen, opened.reason)

@@ -117,6 +117,16 @@ async function findInstance(page: Page, screen: Screen): Promise<string | undefi
 }
 
 /** Opens a screen (resolving a pattern through its list page) and prepares it; false when no instance exists yet. */
+/**
+ * The screens a themed web server is walked on: every screen in the first (default) theme; in the others, which
+ * change colours, fonts and the header but not the layout, a sample holding every kind of component (forms, tables,
+ * the answer with its sources, the reader, sign-in and registration). Keeps the suite's time in check.
+ */
+const THEMED_SAMPLE = /^(ask-with-answer|articles|logs|settings|users|login|register|read-id)$/
+export function screensForTheme(themeIndex: number): Screen[] {
+  return screensToCheck().filter((screen) => themeIndex === 0 || THEMED_SAMPLE.test(screen.slug))
+}
+
 export async function openScreen(page: Page, screen: Screen): Promise<{ isOpen: boolean; status: number | null; reason?: string }> {
   let target = screen.path
   if (screen.listPath) {
