@@ -63,7 +63,7 @@ export async function providerRefreshes(account: string): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------------
 // Local accounts, made through the backend on 127.0.0.1 with the test API key
 
-async function backend(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
+export async function backend(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
   const response = await fetch(`${E2E.api}${path}`, {
     method: init.method ?? 'GET',
     headers: {
@@ -80,7 +80,7 @@ async function backend(path: string, init: { method?: string; body?: unknown; to
 
 let adminToken: { token: string; renewAt: number } | undefined
 /** The administrator's backend token, signed in again before it expires (local tokens live only 70 s here). */
-const asAdministrator = async () => {
+export const asAdministrator = async () => {
   if (!adminToken || adminToken.renewAt <= Date.now()) {
     const answer = await backend('/auth/login', { method: 'POST', body: { username: 'admin', password: E2E.adminPassword } })
     adminToken = { token: answer.access_token, renewAt: Date.now() + (answer.expires_in - 15) * 1000 }

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { E2E, createLocalAccount, expect, signInLocally, test, type Role } from './support'
+import { asAdministrator, backend, createLocalAccount, expect, signInLocally, test, type Role } from './support'
 
 // A plain user reads the sources of an answer and their saved queries: the reader view (/read/<article>) opens for
 // every signed-in role, with the quoted passage marked, where the editors' article page refused users.
@@ -39,23 +39,10 @@ async function ask(page: Page, question: string): Promise<Locator> {
 
 /** An article of the demo content and one of its passages, read through the backend as the administrator. */
 async function aPassage(): Promise<string> {
-  const call = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
-    const response = await fetch(`${E2E.api}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        apikey: E2E.apiKey,
-        ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-        ...(init.body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: init.body ? JSON.stringify(init.body) : undefined,
-    })
-    if (!response.ok) throw new Error(`${path} answered ${response.status}`)
-    return response.json()
-  }
-  const { access_token: token } = await call('/auth/login', { method: 'POST', body: { username: 'admin', password: E2E.adminPassword } })
-  const page = await call('/admin/get_articles?first=0&rows=1', { token })
+  const token = await asAdministrator()
+  const page = await backend('/admin/get_articles?first=0&rows=1', { token })
   const id = page.rows[0][3] as number
-  const article = await call(`/read_article/${id}`, { token })
+  const article = await backend(`/read_article/${id}`, { token })
   return `/read/${id}?passage=${article.passages[article.passages.length - 1].id}#passage`
 }
 

@@ -1,17 +1,11 @@
+import type { AgentTraceEntry } from '../../../../contracts/agents'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startOpenAiFixture, type OpenAiFixture } from '../../../../tests/fixtures/openai-fixture'
 import { isPostgresAvailable, publishArticles, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
 import { defaultAgentSettings } from '../settings/settings.defaults'
 import { GARDEN_GUIDE, resetAgentSettings, runAgent, setAgentSettings } from './agents.test-support'
 
-interface TraceEntry {
-  step: string
-  iteration: number
-  status: string
-  tool: string | null
-  detail: string
-  error: string | null
-}
+type TraceEntry = Pick<AgentTraceEntry, 'step' | 'iteration' | 'status' | 'tool' | 'detail' | 'error'>
 
 const titlesOf = (answer: { source_list: { metadata: { title: string } }[] }) => answer.source_list.map((source) => source.metadata.title)
 const detailsOf = (trace: TraceEntry[]) => trace.map((entry) => entry.detail)
