@@ -69,8 +69,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         {/* Here rather than in meta(): a screen's own meta replaces the root's, and every page keeps its description. */}
         {sponsor ? <meta name="description" content={sponsor.metaDescription} /> : null}
-        {/* SEED.md §4: the sponsor's font stylesheet loads before the shared stylesheet. */}
-        {sponsor?.fontStylesheet ? <link rel="stylesheet" href={sponsor.fontStylesheet} /> : null}
+        {/* SEED.md §4: the sponsor's font stylesheets load before the shared stylesheet. */}
+        {sponsor?.fontStylesheets.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         <Links />
       </head>
       <body>

@@ -67,11 +67,34 @@ describe('error boundary', () => {
     expect(container.textContent).toBe('working')
   })
 
-  it('describes an error response by its status and message', () => {
+  it('describes an error response by its status and message, and says what happened', () => {
     const response = { status: 404, statusText: 'Not Found', internal: false, data: 'There is no page at this address.' }
     render(createElement(ErrorDetails, { error: response, headingLevel: 1 }))
-    expect(container.querySelector('h1')?.textContent).toBe('Something went wrong.')
+    expect(container.querySelector('h1')?.textContent).toBe('Not found')
+    expect(container.textContent).toContain('There is no page at this address.')
     expect(container.querySelector('[data-testid="error-text"]')?.textContent).toBe('404 Not Found: There is no page at this address.')
+  })
+
+  it('names each kind of failure, with what to do, and keeps SEED’s heading for the rest', () => {
+    const response = (status: number, statusText: string, message?: string) => ({ status, statusText, internal: false, data: message ? { message } : null })
+    const cases: [unknown, string, string][] = [
+      [response(403, 'Forbidden', 'Your role (user) does not open this page.'), 'Not allowed', 'ask an administrator'],
+      [response(401, 'Unauthorized'), 'Please sign in', 'Sign in'],
+      [response(503, 'Service Unavailable', 'The backend could not be reached (fetch failed)'), 'The service cannot be reached', 'Try again'],
+      [response(409, 'Conflict', 'The organisation still has 3 users.'), 'That could not be done', 'still has 3 users'],
+      [response(500, 'Internal Server Error'), 'Something went wrong.', 'Error details'],
+      [new Error('render failed'), 'Something went wrong.', 'Error details'],
+    ]
+    for (const [error, heading, text] of cases) {
+      render(createElement(ErrorDetails, { error, retryHref: '/articles?page=2' }))
+      expect(container.querySelector('h2')?.textContent).toBe(heading)
+      expect(container.textContent).toContain(text)
+    }
+    render(createElement(ErrorDetails, { error: response(503, 'Service Unavailable'), retryHref: '/articles?page=2' }))
+    expect(container.querySelector('a')?.getAttribute('href')).toBe('/articles?page=2')
+    // The backend's own message for a server failure stays in the details, never as the page's words.
+    render(createElement(ErrorDetails, { error: response(503, 'Service Unavailable', 'connect ECONNREFUSED 127.0.0.1:3311') }))
+    expect(container.querySelector('section > p')?.textContent).not.toContain('ECONNREFUSED')
   })
 })
 

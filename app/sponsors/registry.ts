@@ -6,16 +6,17 @@ export { PRODUCT_LOGO, PRODUCT_NAME } from './product'
 /** The theme used when SPONSOR_THEME is not set or names no theme. */
 export const DEFAULT_SPONSOR_KEY = 'default'
 
-// Font stacks of fonts that ship with common operating systems: nothing is downloaded.
-const SYSTEM_SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif'
-const NEO_GROTESQUE = 'Inter, Roboto, "Helvetica Neue", "Arial Nova", "Nimbus Sans", "Liberation Sans", Arial, sans-serif'
-const HUMANIST = 'Seravek, "Gill Sans Nova", Ubuntu, Calibri, "DejaVu Sans", source-sans-pro, sans-serif'
-const GEOMETRIC = 'Avenir, "Avenir Next LT Pro", Montserrat, Corbel, "URW Gothic", source-sans-pro, sans-serif'
-const TRANSITIONAL = 'Charter, "Bitstream Charter", "Sitka Text", Cambria, "DejaVu Serif", Georgia, serif'
-const OLD_STYLE = '"Sponsor Old Style", "Iowan Old Style", "Palatino Linotype", "URW Palladio L", P052, Georgia, serif'
-const SLAB = 'Rockwell, "Rockwell Nova", "Roboto Slab", "DejaVu Serif", "Sitka Small", serif'
-const ROUNDED = '"Sponsor Rounded", ui-rounded, "Hiragino Maru Gothic ProN", Quicksand, Comfortaa, Manjari, "Arial Rounded MT", Calibri, source-sans-pro, sans-serif'
-const INDUSTRIAL = '"Sponsor Industrial", Bahnschrift, "DIN Alternate", "Franklin Gothic Medium", "Nimbus Sans Narrow", sans-serif-condensed, sans-serif'
+// Font stacks. Each starts with a family the product ships itself (app/sponsors/shipped-fonts.mjs, served from
+// /fonts/), so a theme's typography is the same on every operating system; the rest is the fallback while it loads.
+const SYSTEM_SANS = '"Public Sans Variable", system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif'
+const NEO_GROTESQUE = '"Inter Variable", Inter, Roboto, "Helvetica Neue", "Arial Nova", "Nimbus Sans", "Liberation Sans", Arial, sans-serif'
+const HUMANIST = '"Source Sans 3 Variable", Seravek, "Gill Sans Nova", Ubuntu, Calibri, "DejaVu Sans", sans-serif'
+const GEOMETRIC = '"Jost Variable", Avenir, "Avenir Next LT Pro", Montserrat, Corbel, "URW Gothic", sans-serif'
+const TRANSITIONAL = '"Source Serif 4 Variable", Charter, "Bitstream Charter", "Sitka Text", Cambria, "DejaVu Serif", Georgia, serif'
+const OLD_STYLE = '"EB Garamond Variable", "Iowan Old Style", "Palatino Linotype", "URW Palladio L", P052, Georgia, serif'
+const SLAB = '"Roboto Slab Variable", Rockwell, "Rockwell Nova", "DejaVu Serif", "Sitka Small", serif'
+const ROUNDED = '"Nunito Variable", ui-rounded, "Hiragino Maru Gothic ProN", Quicksand, Comfortaa, "Arial Rounded MT", Calibri, sans-serif'
+const INDUSTRIAL = '"Oswald Variable", Bahnschrift, "DIN Alternate", "Franklin Gothic Medium", "Nimbus Sans Narrow", sans-serif-condensed, sans-serif'
 
 // Shared starting points; every theme names its own brand and page colours on top.
 const LIGHT: SponsorColours = {
@@ -109,7 +110,7 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
     head: { title: 'Campus Knowledge Base', metaDescription: 'Enrolment, timetables, library and IT help for students and staff, with sources.' },
     header: { logo: '/sponsors/university.svg' },
     showProductLogo: true,
-    font: { body: SYSTEM_SANS, heading: OLD_STYLE, stylesheet: '/sponsors/fonts/old-style.css' },
+    font: { body: SYSTEM_SANS, heading: OLD_STYLE },
     colours: { ...LIGHT, brand: '#00467f', background: '#f3f7fb' },
   },
   {
@@ -119,7 +120,7 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
     header: { logo: '/sponsors/community-college.svg' },
     showProductLogo: true,
     font: { body: GEOMETRIC, heading: GEOMETRIC },
-    colours: { ...LIGHT, brand: '#a13d00', background: '#fbf7f4', border: '#e0cfc3', focus: '#5b2dbf' },
+    colours: { ...LIGHT, brand: '#a13d00', background: '#fbf7f4', border: '#e0cfc3', focus: '#5b2dbf', danger: '#a3165a' },
     radius: { control: '999px', card: '14px' },
   },
   {
@@ -128,7 +129,7 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
     head: { title: 'Family and School Help', metaDescription: 'Enrolment, transport and calendar answers for families, from district guides.' },
     header: { logo: '/sponsors/school-district.svg' },
     showProductLogo: true,
-    font: { body: ROUNDED, heading: ROUNDED, stylesheet: '/sponsors/fonts/rounded.css' },
+    font: { body: ROUNDED, heading: ROUNDED },
     colours: { ...LIGHT, brand: '#2e6b1f', background: '#f5f9f2', border: '#cbdcc3' },
     radius: { control: '10px', card: '16px' },
   },
@@ -165,8 +166,8 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
     head: { title: 'Rider Help', metaDescription: 'Fares, routes, accessibility and lost property, answered from rider guides.' },
     header: { logo: '/sponsors/metro-transit.svg' },
     showProductLogo: true,
-    font: { body: INDUSTRIAL, heading: INDUSTRIAL, stylesheet: '/sponsors/fonts/industrial.css' },
-    colours: { ...LIGHT, brand: '#a50021', background: '#f7f7f7', border: '#d0d0d0', muted: '#575757', focus: '#0050a0' },
+    font: { body: INDUSTRIAL, heading: INDUSTRIAL },
+    colours: { ...LIGHT, brand: '#a50021', background: '#f7f7f7', border: '#d0d0d0', muted: '#575757', focus: '#0050a0', danger: '#a3165a' },
     radius: { control: '3px', card: '6px' },
   },
   {
@@ -175,7 +176,7 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
     head: { title: 'Travel Information', metaDescription: 'Timetables, tickets and travel changes on regional rail, answered from our notices.' },
     header: { logo: '/sponsors/regional-rail.svg' },
     showProductLogo: true,
-    font: { body: SYSTEM_SANS, heading: INDUSTRIAL, stylesheet: '/sponsors/fonts/industrial.css' },
+    font: { body: SYSTEM_SANS, heading: INDUSTRIAL },
     colours: DARK,
   },
   {
@@ -229,7 +230,7 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
     head: { title: 'Museum Guide', metaDescription: 'Exhibitions, collections and visiting information, answered from the museum’s pages.' },
     header: { logo: '/sponsors/natural-history-museum.svg' },
     showProductLogo: true,
-    font: { body: TRANSITIONAL, heading: OLD_STYLE, stylesheet: '/sponsors/fonts/old-style.css' },
+    font: { body: TRANSITIONAL, heading: OLD_STYLE },
     colours: {
       brand: '#e3b56b',
       brandContrast: '#1c140a',
@@ -249,7 +250,7 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
     head: { title: 'Archives Reference Desk', metaDescription: 'Finding aids, reading room rules and copy requests, answered from archive guides.' },
     header: { logo: '/sponsors/state-archives.svg' },
     showProductLogo: true,
-    font: { body: OLD_STYLE, heading: OLD_STYLE, stylesheet: '/sponsors/fonts/old-style.css' },
+    font: { body: OLD_STYLE, heading: OLD_STYLE },
     colours: { ...LIGHT, brand: '#5c4033', background: '#f8f5f0', text: '#2a211b', muted: '#625448', border: '#d9cfc2' },
     radius: { control: '2px', card: '4px' },
   },
@@ -277,7 +278,7 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
     head: { title: 'Preparedness Guide', metaDescription: 'Warnings, evacuation and preparedness advice, answered from official guidance.' },
     header: { logo: '/sponsors/emergency-management.svg' },
     showProductLogo: true,
-    font: { body: SYSTEM_SANS, heading: INDUSTRIAL, stylesheet: '/sponsors/fonts/industrial.css' },
+    font: { body: SYSTEM_SANS, heading: INDUSTRIAL },
     // High contrast on purpose: people read this under stress and on poor screens.
     colours: {
       brand: '#8b0000',
@@ -287,7 +288,8 @@ export const SPONSOR_THEMES: readonly SponsorTheme[] = [
       text: '#000000',
       muted: '#3d3d3d',
       border: '#595959',
-      danger: '#8b0000',
+      // Destructive actions never share the brand's red: a crimson-magenta reads as another colour beside it.
+      danger: '#a3165a',
       success: '#0b5d1e',
       focus: '#0047ab',
     },

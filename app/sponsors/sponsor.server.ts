@@ -1,5 +1,6 @@
 import { sponsorThemeClass } from '~/styles/sponsors.css'
 import { getEnv } from '~/utils/env.server'
+import { fontStylesheetsFor } from './fonts'
 import { DEFAULT_SPONSOR_KEY, isSponsorKey, resolveSponsorTheme } from './registry'
 import type { SponsorView } from './types'
 
@@ -21,7 +22,7 @@ export function getSponsorView(): SponsorView {
     metaDescription: theme.head.metaDescription,
     logo: theme.header.logo,
     showProductLogo: theme.showProductLogo,
-    fontStylesheet: theme.font.stylesheet ?? null,
+    fontStylesheets: fontStylesheetsFor(theme.font),
   }
   return chosen
 }

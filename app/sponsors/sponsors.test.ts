@@ -1,11 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { contrastRatio } from './contrast'
+import { colourDifference, contrastRatio, relativeLuminance } from './contrast'
+import { themeTokens } from './tokens'
+import { SHIPPED_FONTS, fontStylesheetsFor } from './fonts'
 import { DEFAULT_SPONSOR_KEY, PRODUCT_LOGO, SPONSOR_THEMES, isSponsorKey, resolveSponsorTheme } from './registry'
 import type { SponsorColours } from './types'
 
-const publicDir = path.resolve(__dirname, '../../public')
+const repoRoot = path.resolve(__dirname, '../..')
+const publicDir = path.join(repoRoot, 'public')
 const defaultTheme = SPONSOR_THEMES.find((theme) => theme.key === DEFAULT_SPONSOR_KEY)
 
 /** Text pairs (WCAG 1.4.3, 4.5:1): foreground, background, where the app draws it. */
@@ -92,15 +95,41 @@ describe('sponsor themes', () => {
     }
   })
 
-  it('uses only fonts already on the reader’s system: font stylesheets are local and name local() fonts only', () => {
+  it('never gives destructive actions the brand colour: danger and brand read as different colours (ΔE ≥ 30)', () => {
     for (const theme of SPONSOR_THEMES) {
-      const stylesheet = theme.font.stylesheet
-      if (!stylesheet) continue
-      expect(stylesheet, theme.key).toMatch(/^\/sponsors\/fonts\/[a-z-]+\.css$/)
-      const css = readFileSync(path.join(publicDir, stylesheet), 'utf8')
-      expect(css, stylesheet).toContain('@font-face')
-      expect(css, stylesheet).not.toMatch(/url\(|@import|https?:/i)
+      expect(colourDifference(theme.colours.brand, theme.colours.danger), theme.key).toBeGreaterThanOrEqual(30)
     }
+  })
+
+  it('tells native controls whether the theme is dark, from its page colours', () => {
+    for (const theme of SPONSOR_THEMES) {
+      const dark = relativeLuminance(theme.colours.background) < relativeLuminance(theme.colours.text)
+      expect(themeTokens(theme).colorScheme, theme.key).toBe(dark ? 'dark' : 'light')
+    }
+  })
+
+  it('ships every theme’s fonts: each stack starts with a family the product serves from /fonts/', () => {
+    for (const theme of SPONSOR_THEMES) {
+      for (const stack of [theme.font.body, theme.font.heading]) {
+        const first = stack.split(',')[0].trim().replace(/^"|"$/g, '')
+        expect(SHIPPED_FONTS.map((font) => font.family), `${theme.key}: ${first}`).toContain(first)
+      }
+      const stylesheets = fontStylesheetsFor(theme.font)
+      expect(stylesheets.length, theme.key).toBeGreaterThan(0)
+      for (const href of stylesheets) expect(href, theme.key).toMatch(/^\/fonts\/[a-z0-9-]+\.css$/)
+    }
+  })
+
+  it('names each shipped font’s package and family as the package’s own stylesheet does', () => {
+    for (const font of SHIPPED_FONTS) {
+      const css = readFileSync(path.join(repoRoot, 'node_modules', font.package, 'wght.css'), 'utf8')
+      expect(css, font.package).toContain(`font-family: '${font.family}'`)
+    }
+  })
+
+  it('gives themes different typography: at least six shipped families are in use', () => {
+    const used = new Set(SPONSOR_THEMES.flatMap((theme) => fontStylesheetsFor(theme.font)))
+    expect(used.size).toBeGreaterThanOrEqual(6)
   })
 
   it('resolves an unknown, empty or missing key to the default theme', () => {

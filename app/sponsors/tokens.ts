@@ -1,3 +1,4 @@
+import { relativeLuminance } from './contrast'
 import type { SponsorTheme } from './types'
 
 /** Corner radii of themes that do not set their own. */
@@ -9,5 +10,7 @@ export function themeTokens(theme: SponsorTheme) {
     color: { ...theme.colours },
     font: { body: theme.font.body, heading: theme.font.heading },
     radius: { ...(theme.radius ?? DEFAULT_RADIUS) },
+    // A theme whose page is darker than its text is a dark theme.
+    colorScheme: relativeLuminance(theme.colours.background) < relativeLuminance(theme.colours.text) ? 'dark' : 'light',
   }
 }

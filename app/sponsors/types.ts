@@ -20,14 +20,12 @@ export interface SponsorColours {
 }
 
 export interface SponsorFont {
-  /** A CSS font-family list of fonts installed on the reader's system (no web-font downloads). */
+  /**
+   * CSS font-family lists. The first family of each should be one the product ships (app/sponsors/shipped-fonts.mjs):
+   * its stylesheet under /fonts/ then loads with the theme. Never an external URL.
+   */
   body: string
   heading: string
-  /**
-   * Optional stylesheet under public/ (for example /sponsors/fonts/old-style.css) with @font-face rules that only
-   * name local() fonts; it loads before the app's own stylesheet. Never an external URL.
-   */
-  stylesheet?: string
 }
 
 /** One sponsor theme: data only. Adding an entry to the registry adds the theme; no component changes. */
@@ -63,5 +61,6 @@ export interface SponsorView {
   metaDescription: string
   logo: string
   showProductLogo: boolean
-  fontStylesheet: string | null
+  /** The stylesheets of the shipped fonts the theme names, loaded before the app's own stylesheet. */
+  fontStylesheets: string[]
 }

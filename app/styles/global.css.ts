@@ -3,6 +3,7 @@ import { vars } from './theme.css'
 
 globalStyle('*, *::before, *::after', { boxSizing: 'border-box' })
 globalStyle('html, body', { margin: 0, padding: 0 })
+globalStyle('html', { colorScheme: vars.colorScheme })
 globalStyle('body', {
   fontFamily: vars.font.body,
   color: vars.color.text,

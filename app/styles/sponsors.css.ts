@@ -32,3 +32,7 @@ export const brandLink = style({
 export const sponsorLogo = style({ display: 'block', width: '2.5rem', height: '2.5rem', flex: 'none' })
 
 export const productLogo = style({ display: 'block', width: '1.75rem', height: '1.75rem', marginInlineStart: 'auto', flex: 'none' })
+
+// The inline product mark adapts to the header: a tile in the header's text colour, the letter in the brand colour.
+export const productMarkTile = style({ fill: vars.color.brandContrast })
+export const productMarkLetter = style({ fill: vars.color.brand })

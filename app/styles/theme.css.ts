@@ -21,6 +21,8 @@ export const vars = createThemeContract({
   },
   font: { body: null, heading: null },
   radius: { control: null, card: null },
+  /** 'light' or 'dark': native controls (select lists, scroll bars, date pickers) follow the theme. */
+  colorScheme: null,
 })
 
 /** Layer stacking of SEED.md §9 (z-index values). */

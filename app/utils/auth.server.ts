@@ -265,9 +265,10 @@ async function createUserSession(request: Request, auth: AuthSession, returnTo: 
 }
 
 /** The Set-Cookie headers of a new session for `auth` (and of the sign-in state cookies it ends). */
-async function newSessionHeaders(request: Request, auth: AuthSession): Promise<Headers> {
+async function newSessionHeaders(request: Request, auth: AuthSession, toast?: Toast): Promise<Headers> {
   const session = await sessionStorage().getSession()
   session.set('auth', auth)
+  if (toast) session.flash('toast', toast)
   const headers = new Headers()
   headers.append('Set-Cookie', await sessionStorage().commitSession(session))
   for (const cookie of clearedStateCookies(request)) headers.append('Set-Cookie', cookie)
@@ -285,7 +286,11 @@ export type LocalSignInResult =
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid username or password.'
 
 /** Signs a local account in through the backend and starts its session; a refusal comes back as a message. */
-export async function signInWithPassword(request: Request, credentials: { username: string; password: string; redirectTo: string }): Promise<LocalSignInResult> {
+/** Signs in with a local account; `toast` is shown on the page it lands on (for example after registering). */
+export async function signInWithPassword(
+  request: Request,
+  credentials: { username: string; password: string; redirectTo: string; toast?: Toast },
+): Promise<LocalSignInResult> {
   assertSameOrigin(request)
   let answer: SignInAnswer
   try {
@@ -301,7 +306,7 @@ export async function signInWithPassword(request: Request, credentials: { userna
     expiresAt: Date.now() + answer.expires_in * 1000,
     user: { username: answer.user.username, role: answer.user.role },
   }
-  const headers = await newSessionHeaders(request, auth)
+  const headers = await newSessionHeaders(request, auth, credentials.toast)
   return { ok: true, response: redirect(safeReturnPath(credentials.redirectTo), { headers }), headers }
 }
 

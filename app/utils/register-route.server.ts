@@ -3,7 +3,8 @@ import { json } from '@remix-run/node'
 import { toConformErrors, toFailure } from '~/components/settings/form-errors'
 import { ApiError } from '~/models/api.server'
 import { getRegistrationInfo, registerUser } from '~/models/users.server'
-import { assertSameOrigin } from './auth.server'
+import { assertSameOrigin, signInWithPassword } from './auth.server'
+import { getEnv } from './env.server'
 import { readFormData } from './form.server'
 import { REGISTRATION_CLOSED, registerSchema } from './register-form'
 import { redirectWithToast } from './session.server'
@@ -42,5 +43,22 @@ export async function actRegister(request: Request) {
     }
     throw error
   }
-  return redirectWithToast(request, '/register', { summary: 'All Ok', message: 'User registered' })
+  return afterRegistering(request, person)
+}
+
+const REGISTERED = { summary: 'All Ok', message: 'User registered', severity: 'success', life: 2000 } as const
+
+/**
+ * Where a new account goes next: signed in straight away and on to Ask when sign-in is on and the new password
+ * works; to the sign-in page, with the username filled in, when it does not (for example an account that must be
+ * approved first). Without sign-in (the loopback demo) nobody signs in: the form is shown empty for the next person.
+ */
+async function afterRegistering(request: Request, person: { username: string; password: string }) {
+  if (!getEnv().AUTH_ENABLED) return redirectWithToast(request, '/register', REGISTERED)
+  const signedIn = await signInWithPassword(request, { username: person.username, password: person.password, redirectTo: '/ask', toast: REGISTERED })
+  if (signedIn.ok) return signedIn.response
+  return redirectWithToast(request, `/login?${new URLSearchParams({ username: person.username })}`, {
+    ...REGISTERED,
+    message: 'User registered. Please sign in.',
+  })
 }

@@ -27,6 +27,22 @@ test.describe('Local accounts', () => {
     expect((await readSession(context)).auth).toMatchObject({ kind: 'local', user: { username: account.username, role: 'editor' } })
   })
 
+  test('signs a person in right after they register, and lands them on Ask', async ({ page, context }) => {
+    const username = `reg-${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`
+    const password = 'meadow-lantern-73'
+    await page.goto('/register')
+    await page.getByLabel('Username', { exact: true }).fill(username)
+    await page.getByLabel('Email', { exact: true }).fill(`${username}@example.org`)
+    await page.getByLabel('First name', { exact: true }).fill('Mary')
+    await page.getByLabel('Last name', { exact: true }).fill('Somerville')
+    await page.getByLabel('Password', { exact: true }).fill(password)
+    await page.getByLabel('Password again', { exact: true }).fill(password)
+    await page.getByRole('button', { name: 'Register' }).click()
+    await expect(page).toHaveURL(bareUrl('/ask'))
+    await expect(page.getByRole('status').filter({ hasText: 'User registered' })).toBeVisible()
+    expect((await readSession(context)).auth).toMatchObject({ kind: 'local', user: { username, role: 'user' } })
+  })
+
   test('answers a wrong password and an unknown username with the same message, never which part was wrong', async ({ page }) => {
     const account = await createLocalAccount('user')
     await signInLocally(page, { username: account.username, password: 'not-the-password-1' })
@@ -63,7 +79,7 @@ test.describe('Local accounts', () => {
     for (const name of ['Articles', 'Logs', 'Settings', 'Users']) await expect(nav.getByRole('link', { name })).toHaveCount(0)
     const forced = await page.goto('/logs')
     expect(forced?.status()).toBe(403)
-    await expect(page.getByRole('heading', { name: 'Something went wrong.' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible()
     await expect(page.getByRole('alert')).toContainText('does not open this page')
     await expect(page.getByRole('link', { name: 'Back to Ask' })).toBeVisible()
   })

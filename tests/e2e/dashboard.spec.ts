@@ -26,10 +26,13 @@ test.describe('Dashboard', () => {
     await expect(page.getByRole('table', { name: 'Query logs' })).toContainText(question)
   })
 
-  test('shows the error page for an article that does not exist', async ({ page }) => {
+  test('says an article that does not exist is not found, in words, with the way back', async ({ page }) => {
     const response = await page.goto('/articles/987654')
     expect(response?.status()).toBe(404)
-    await expect(page.getByRole('heading', { name: 'Something went wrong.' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible()
+    await expect(page.getByRole('alert')).toContainText('deleted or moved')
+    await expect(page.getByRole('link', { name: 'Back to Ask' })).toBeVisible()
+    await expect(page.getByText('Something went wrong.')).toHaveCount(0)
   })
 
   test('never sends the API key to the browser', async ({ page }) => {

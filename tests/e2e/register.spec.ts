@@ -31,10 +31,22 @@ test.describe('Register', () => {
 
     await page.goto(`/users?filter=${encodeURIComponent(username)}`)
     const row = page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: username })
-    await expect(row).toContainText('Ada Lovelace')
+    await expect(row.getByRole('cell', { name: 'Ada', exact: true })).toBeVisible()
+    await expect(row.getByRole('cell', { name: 'Lovelace', exact: true })).toBeVisible()
     await expect(row).toContainText('Default organisation')
     await expect(row).toContainText('Users')
     await expect(row.getByRole('cell', { name: 'Yes', exact: true })).toBeVisible()
+  })
+
+  test('marks the fields that must be filled, and only those', async ({ page }) => {
+    await page.goto('/register')
+    const markOf = (label: string) =>
+      page.getByLabel(label, { exact: true }).locator('xpath=ancestor::div[1]').locator('[data-required-mark]')
+    for (const label of ['Username', 'Email', 'First name', 'Last name', 'Password', 'Password again']) {
+      await expect(markOf(label), label).toHaveText('Required')
+      await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('required', '')
+    }
+    await expect(markOf('Cellphone')).toHaveCount(0)
   })
 
   test('says beside the field that a username or an email is taken', async ({ page }, testInfo) => {

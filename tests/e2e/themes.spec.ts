@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { parseHexColour } from '../../app/sponsors/contrast'
 import { PRODUCT_LOGO, SPONSOR_THEMES, resolveSponsorTheme } from '../../app/sponsors/registry'
+import { fontStylesheetsFor, shippedFontsIn } from '../../app/sponsors/fonts'
+import { themeTokens } from '../../app/sponsors/tokens'
 import { themeServers } from './support/screens'
 
 const rgb = (hex: string) => `rgb(${parseHexColour(hex).join(', ')})`
@@ -21,6 +23,8 @@ for (const server of themeServers()) {
       const header = page.getByRole('banner')
       await expect(header).toHaveCSS('background-color', rgb(theme.colours.brand))
       await expect(header).toHaveCSS('color', rgb(theme.colours.brandContrast))
+      // Native controls follow the theme: a dark theme asks the browser for dark scroll bars, lists and pickers.
+      await expect(html).toHaveCSS('color-scheme', themeTokens(theme).colorScheme)
     })
 
     test('shows its logo and title in the header, and the product logo unless it hides it', async ({ page }) => {
@@ -31,7 +35,14 @@ for (const server of themeServers()) {
       await expect(home.locator('img')).toHaveAttribute('src', theme.header.logo)
       await expect(home.locator('img')).toHaveJSProperty('complete', true)
       expect(await home.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0)
-      await expect(header.locator(`img[src="${PRODUCT_LOGO}"]`)).toHaveCount(theme.showProductLogo ? 1 : 0)
+      const mark = header.getByTestId('product-logo')
+      await expect(mark).toHaveCount(theme.showProductLogo ? 1 : 0)
+      if (theme.showProductLogo) {
+        // The mark adapts to the header: its tile in the header's text colour, its letter in the header's colour.
+        await expect(mark).toHaveAccessibleName(/\S/)
+        await expect(mark.locator('rect')).toHaveCSS('fill', rgb(theme.colours.brandContrast))
+        await expect(mark.locator('path')).toHaveCSS('fill', rgb(theme.colours.brand))
+      }
     })
 
     test('gives every page its meta description and titles pages under its own title', async ({ page }) => {
@@ -48,22 +59,32 @@ for (const server of themeServers()) {
       await expect(page).toHaveTitle(`Page not found · ${theme.head.title}`)
       await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', theme.head.metaDescription)
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme.key)
-      await expect(page.getByRole('heading', { level: 1, name: 'Something went wrong.' })).toBeVisible()
+      await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible()
       await expect(page.getByRole('banner').getByRole('link', { name: new RegExp(theme.head.title) })).toBeVisible()
     })
 
-    test('loads its font stylesheet before the shared stylesheet, or none', async ({ page, request }) => {
+    test('loads its own fonts from the product, before the shared stylesheet, and renders with them', async ({ page, request }) => {
       await page.goto('/ask')
       const stylesheets = await page.locator('head link[rel="stylesheet"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
-      if (theme.font.stylesheet) {
-        expect(stylesheets[0]).toBe(theme.font.stylesheet)
-        const response = await request.get(theme.font.stylesheet)
+      const expected = fontStylesheetsFor(theme.font)
+      expect(stylesheets.slice(0, expected.length)).toEqual(expected)
+      expect(stylesheets.every((href) => href?.startsWith('/'))).toBe(true)
+      for (const href of expected) {
+        const response = await request.get(href)
         expect(response.ok()).toBe(true)
         expect(response.headers()['content-type']).toContain('text/css')
-      } else {
-        expect(stylesheets.filter((href) => href?.startsWith('/sponsors/'))).toEqual([])
+        const file = (await response.text()).match(/url\((\/fonts\/[^)]+\.woff2)\)/)?.[1]
+        expect(file, href).toBeTruthy()
+        const font = await request.get(file!)
+        expect(font.ok()).toBe(true)
+        expect(font.headers()['content-type']).toMatch(/font\/woff2|application\/octet-stream/)
       }
-      expect(stylesheets.every((href) => href?.startsWith('/'))).toBe(true)
+      // The browser really uses them: the page's families are loaded, whatever fonts this machine has installed.
+      const loaded = await page.evaluate(async () => {
+        await document.fonts.ready
+        return [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family.replace(/"/g, ''))
+      })
+      for (const shipped of shippedFontsIn(theme.font.body, theme.font.heading)) expect(loaded).toContain(shipped.family)
     })
 
     test('shows keyboard focus in colours that stand out on the header and on the page', async ({ page }) => {

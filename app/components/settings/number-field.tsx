@@ -1,5 +1,6 @@
 import { Input, Label, Text, TextField } from 'react-aria-components'
 import * as controls from '../ui/controls.css'
+import { LabelRow } from '../ui/required-mark'
 
 interface NumberFieldProps {
   label: string
@@ -25,7 +26,9 @@ export function NumberField({ label, name, id, defaultValue, errors, description
   const hasErrors = Boolean(errors?.length)
   return (
     <TextField name={name} defaultValue={defaultValue} isRequired={isRequired} type="number" className={controls.field}>
-      <Label className={controls.label}>{label}</Label>
+      <LabelRow isRequired={isRequired}>
+        <Label className={controls.label}>{label}</Label>
+      </LabelRow>
       <Input
         id={fieldId}
         className={controls.input}

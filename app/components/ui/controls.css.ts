@@ -35,3 +35,8 @@ export const button = style({
     '&[data-disabled], &:disabled': { opacity: 0.6, cursor: 'not-allowed' },
   },
 })
+
+// A label and, for a required field, its visible "Required" mark beside it (outside the label, so the field's name
+// stays the label's words; assistive technology hears "required" from the control itself).
+export const labelRow = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', gap: '0.25rem 0.5rem' })
+export const requiredMark = style({ color: vars.color.muted, fontSize: '0.85rem', fontWeight: 400 })

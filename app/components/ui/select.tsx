@@ -2,6 +2,7 @@ import { useState, useSyncExternalStore } from 'react'
 import { Button, Label, ListBox, ListBoxItem, Popover, Select as AriaSelect, SelectValue, Text } from 'react-aria-components'
 import * as controls from './controls.css'
 import * as styles from './select.css'
+import { LabelRow } from './required-mark'
 
 export interface SelectOption {
   value: string
@@ -55,9 +56,11 @@ export function Select({ label, name, options, id, defaultValue, errors, descrip
   if (!isHydrated) {
     return (
       <div className={controls.field}>
-        <label htmlFor={fieldId} className={controls.label}>
-          {label}
-        </label>
+        <LabelRow isRequired={isRequired}>
+          <label htmlFor={fieldId} className={controls.label}>
+            {label}
+          </label>
+        </LabelRow>
         <select
           id={fieldId}
           name={name}
@@ -108,7 +111,9 @@ export function Select({ label, name, options, id, defaultValue, errors, descrip
         aria-describedby={describedBy}
         className={styles.root}
       >
-        <Label className={controls.label}>{label}</Label>
+        <LabelRow isRequired={isRequired}>
+          <Label className={controls.label}>{label}</Label>
+        </LabelRow>
         <Button className={styles.trigger} aria-describedby={describedBy}>
           <SelectValue />
           <span aria-hidden="true" className={styles.chevron}>

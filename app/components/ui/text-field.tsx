@@ -1,4 +1,5 @@
 import * as styles from './controls.css'
+import { LabelRow } from './required-mark'
 
 /** A conform field's metadata, as much of it as a text field needs. */
 interface ConformField {
@@ -50,9 +51,11 @@ export function TextField({ label, name, id, defaultValue, errors, description, 
   }
   return (
     <div className={styles.field}>
-      <label className={styles.label} htmlFor={fieldId}>
-        {label}
-      </label>
+      <LabelRow isRequired={isRequired}>
+        <label className={styles.label} htmlFor={fieldId}>
+          {label}
+        </label>
+      </LabelRow>
       {isMultiline ? <textarea {...inputProps} rows={rows} /> : <input {...inputProps} type={type} />}
       {description ? (
         <p id={descriptionId} className={styles.description}>

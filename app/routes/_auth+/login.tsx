@@ -28,7 +28,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!env.AUTH_ENABLED) throw redirect('/ask')
   const redirectTo = safeReturnPath(new URL(request.url).searchParams.get('redirectTo'))
   if (await getSignedInUser(request)) throw redirect(redirectTo)
-  return json({ redirectTo, isSingleSignOnEnabled: isSingleSignOnEnabled(env), cookieProblem: secureCookieProblem(request) })
+  // After registering, the new username is filled in (?username=).
+  const username = new URL(request.url).searchParams.get('username')?.slice(0, 200) ?? ''
+  return json({ redirectTo, username, isSingleSignOnEnabled: isSingleSignOnEnabled(env), cookieProblem: secureCookieProblem(request) })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -49,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const SIGNED_IN_BUT_DROPPED = 'Your username and password were accepted, but this browser cannot stay signed in at this address (see above).'
 
 export default function LoginRoute() {
-  const { redirectTo, isSingleSignOnEnabled, cookieProblem } = useLoaderData<typeof loader>()
+  const { redirectTo, username, isSingleSignOnEnabled, cookieProblem } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
@@ -96,7 +98,7 @@ export default function LoginRoute() {
           name={fields.username.name}
           id={fields.username.id}
           errors={fields.username.errors}
-          defaultValue={typeof fields.username.initialValue === 'string' ? fields.username.initialValue : undefined}
+          defaultValue={typeof fields.username.initialValue === 'string' ? fields.username.initialValue : username || undefined}
           isRequired
           maxLength={200}
         />

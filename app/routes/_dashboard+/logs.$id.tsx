@@ -20,6 +20,7 @@ import { createDraftFromAnswer } from '~/models/articles.server'
 import { addComment, deleteComment, deleteMainComment, getQueryLog, saveFavorite, setMainComment, updateComment } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { humanize, modeLabel, statusLabel } from '~/utils/labels'
 import { readerHref } from '~/utils/reader'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
@@ -131,9 +132,9 @@ export default function LogRoute() {
           <dt>By</dt>
           <dd>{log.username ?? '—'}</dd>
           <dt>Mode</dt>
-          <dd>{log.variant ? `${log.mode} (${log.variant})` : log.mode}</dd>
+          <dd>{modeLabel(log.mode, log.variant)}</dd>
           <dt>Status</dt>
-          <dd>{log.status}</dd>
+          <dd>{statusLabel(log.status)}</dd>
           <dt>Feedback</dt>
           <dd>{log.feedback === 'like' ? 'Liked' : log.feedback === 'dislike' ? 'Disliked' : 'No feedback'}</dd>
           {log.duration_ms !== null ? (
@@ -153,7 +154,7 @@ export default function LogRoute() {
             <ol aria-label="Steps">
               {log.steps.map((entry, index) => (
                 <li key={index}>
-                  <strong>{entry.tool ? `${entry.step}: ${entry.tool}` : entry.step}</strong> ({entry.status}, {entry.duration_ms} ms) {entry.detail}
+                  <strong>{entry.tool ? `${humanize(entry.step)}: ${humanize(entry.tool)}` : humanize(entry.step)}</strong> ({statusLabel(entry.status).toLowerCase()}, {entry.duration_ms} ms) {entry.detail}
                   {entry.error ? <span className={layout.muted}> {entry.error}</span> : null}
                 </li>
               ))}
@@ -171,7 +172,7 @@ export default function LogRoute() {
             citation={(n) => (log.source_list[n - 1] ? { href: `#log-source-${n}`, title: log.source_list[n - 1].metadata.title || log.source_list[n - 1].metadata.source } : undefined)}
           />
         ) : (
-          <p className={layout.muted}>No answer was given ({log.status}).</p>
+          <p className={layout.muted}>No answer was given ({statusLabel(log.status).toLowerCase()}).</p>
         )}
         <h3 id="log-sources-heading">Sources</h3>
         {log.source_list.length ? (

@@ -177,7 +177,7 @@ export async function resolveFetchTarget(url: URL, policy: FetchPolicy, resolve:
       const description = describeNonPublicAddress(address)
       if (!description) continue
       const subject = isIP(hostname) ? `${address} is ${description}` : `${hostname} resolves to ${address}, ${description}`
-      throw new FetchRefusedError(`Refused to fetch ${url.origin}: ${subject} (set ALLOW_PRIVATE_FETCH to allow it)`)
+      throw new FetchRefusedError(`Refused to fetch ${url.origin}: ${subject}, which this server does not fetch from unless its administrator allows private addresses`)
     }
   }
   const address = addresses[0]
