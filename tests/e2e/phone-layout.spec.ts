@@ -27,6 +27,20 @@ const widestElements = (page: Page) =>
     return found
   }, PHONE.width)
 
+/** Text on the page that still carries Markdown markers: **bold**, a "## heading" line, a [link](address). */
+const rawMarkdownIn = (page: Page) =>
+  page.evaluate(() => {
+    const MARKERS = /\*\*[^*\s][^*]*\*\*|^\s*#{1,6}\s+\S|\]\((?:https?:|\/)/m
+    const found: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement?.closest('textarea, pre, code, script, style, noscript, [hidden]')) continue
+      const text = node.textContent ?? ''
+      if (MARKERS.test(text)) found.push(text.trim().slice(0, 80))
+    }
+    return found.slice(0, 5)
+  })
+
 // Every screen of app/routes (the list the accessibility scan and the screenshots walk) in the default theme, with
 // scripts on and off: the page itself never scrolls sideways. A theme changes the header and colours, not the layout,
 // so the other themed web servers check a sample of the screens (screensForTheme).
@@ -42,6 +56,8 @@ for (const [index, server] of themeServers().entries()) {
         else expect(opened.status ?? 0, `${page.url()} answered ${opened.status}`).toBeLessThan(400)
         const width = await pageWidth(page)
         expect(width, `${page.url()} is ${width} px wide: ${(await widestElements(page)).join(', ')}`).toBeLessThanOrEqual(PHONE.width + 1)
+        // Text people read is rendered, never raw Markdown (editors' text areas and code blocks are left out).
+        expect(await rawMarkdownIn(page), `raw Markdown on ${page.url()}`).toEqual([])
       })
     }
   })

@@ -68,16 +68,19 @@ export function screensToCheck(): Screen[] {
     {
       slug: 'ask-with-answer',
       path: '/ask',
-      prepare: async (page) => {
-        await page.getByRole('textbox', { name: 'Question', exact: true }).fill('How do I add an article?')
-        await page.getByRole('button', { name: 'Ask', exact: true }).click()
-        await page.getByRole('region', { name: 'Answer' }).waitFor()
-      },
+      prepare: (page) => askOnScreen(page, 'How do I add an article?'),
     },
     ...discoverScreens(),
     { slug: 'article-not-found', path: '/articles/987654321', status: 404 },
     { slug: 'page-not-found', path: '/no-such-page', status: 404 },
   ]
+}
+
+async function askOnScreen(page: Page, question: string) {
+  await page.goto('/ask')
+  await page.getByRole('textbox', { name: 'Question', exact: true }).fill(question, { timeout: 10_000 })
+  await page.getByRole('button', { name: 'Ask', exact: true }).click({ timeout: 10_000 })
+  await page.getByRole('region', { name: 'Answer' }).waitFor({ timeout: 30_000 })
 }
 
 // Instances the demo data lacks, made through the same labels as the screens' own specs use.
@@ -99,6 +102,27 @@ const SEEDS: Record<string, NonNullable<Screen['seed']>> = {
     await page.getByRole('button', { name: 'Upload', exact: true }).click({ timeout: 10_000 })
     await page.waitForURL(/\/articles\/import\/[0-9a-f-]{36}$/, { timeout: 15_000 })
     return new URL(page.url()).pathname
+  },
+  // The reader: the first source of an answer, opened where the answer links it.
+  '/read/$id': async (page) => {
+    await askOnScreen(page, 'How do I add an article?')
+    const source = page.getByRole('region', { name: 'Answer' }).locator('a[href^="/read/"]').first()
+    const href = await source.getAttribute('href', { timeout: 15_000 })
+    if (!href) throw new Error('the answer links no source to read')
+    return href
+  },
+  // A saved answer as its asker reads it: ask, save it from the log's page, open /saved/<log id>.
+  '/saved/$id': async (page) => {
+    const question = `How do I publish drafts? (screen check ${Date.now()})`
+    const asked = await page.request.post('/ask', { form: { question }, maxRedirects: 0 })
+    if (asked.status() !== 302) throw new Error(`asking answered ${asked.status()}`)
+    await page.goto('/logs')
+    await page.getByRole('table', { name: 'Query logs' }).getByRole('link', { name: question, exact: true }).click({ timeout: 15_000 })
+    await page.waitForURL(/\/logs\/\d+$/, { timeout: 15_000 })
+    const logId = new URL(page.url()).pathname.split('/').pop()
+    await page.getByRole('form', { name: 'Save to my queries' }).getByRole('button', { name: 'Save query' }).click({ timeout: 10_000 })
+    await page.getByRole('status').filter({ hasText: 'Query saved' }).waitFor({ timeout: 15_000 })
+    return `/saved/${logId}`
   },
   '/settings/templates/$id': async (page) => {
     await page.goto('/settings/templates/new')
