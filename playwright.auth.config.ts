@@ -89,6 +89,8 @@ export default defineConfig({
         TOKEN_TTL_SECONDS: process.env.E2E_AUTH_TOKEN_TTL_SECONDS,
         ADMIN_PASSWORD: process.env.E2E_AUTH_ADMIN_PASSWORD,
         AUTH_ENABLED: 'true',
+        // Ask gives knowledge-base answers first here (the specs read answers and their sources).
+        TARGET: 'expert',
         // Every browser here is 127.0.0.1: the per-address limits are raised above what the suite sends.
         LOGIN_RATE_LIMIT: '10000',
         REGISTRATION_RATE_LIMIT: '10000',

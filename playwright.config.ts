@@ -30,6 +30,8 @@ const sharedEnv = {
   ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
   API_BASE_URL: `http://127.0.0.1:${API_PORT}`,
   LOG_LEVEL: 'warn',
+  // The specs ask for knowledge-base answers on Ask; SEED.md's default (agent) is switched to in ask.spec.
+  TARGET: 'expert',
 }
 
 export default defineConfig({

@@ -3,6 +3,7 @@
  *
  *   npm run eval -- --dataset ../shared/datasets/scifact [--split test|train] [--json FILE] [--postgres URL] [--no-peers]
  *                   [--answer-folds 4] [--limit N]
+ *   EMBEDDINGS_BASE_URL=… EMBEDDINGS_MODEL=… [EMBEDDINGS_API_KEY=…] npm run eval -- …   (vector, hybrid and MMR too)
  *
  * The product is measured through its real code: every document is published into an in-memory PGlite database
  * with the real migrations (article row + KnowledgeService.indexArticle in one transaction), then ranked by
@@ -15,13 +16,14 @@ import { loadavg } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { defaultExtractiveAnswerOptions, SOURCE_COVERAGE_FACTOR } from '../backend/src/retrieval/extractive-answer'
+import { defaultExtractiveAnswerOptions } from '../backend/src/retrieval/extractive-answer'
 import { ANSWER_TYPE_WORD_WEIGHT, parseQuery } from '../backend/src/retrieval/query'
 import { defaultQueryExpansion, knowledgeBaseBm25Parameters, TITLE_WEIGHT } from '../backend/src/retrieval/bm25-index'
 import { ANSWER_SOURCES, AnswerTally, answerText, articleOf, articlesOfQuery, heldOutFolds, type AnswerFigures } from './lib/answer-evaluation'
 import { loadBeirDataset, type BeirDataset, type BenchmarkQuery } from './lib/beir-dataset'
 import { createComparisonChart, renderSvg } from './lib/charts'
 import { scoreRun, type RetrievalScores } from './lib/metrics'
+import { createHybridEngines, hybridEvalConfig } from './lib/hybrid-eval'
 import { createPeerEngines, type SearchEngine } from './lib/peer-engines'
 import { BENCH_POSTGRES_URL, createPostgresEngine, probePostgres } from './lib/postgres-engine'
 import { createProductEngine, createProductIndexEngine, ingestIntoProduct, type ProductKnowledgeBase } from './lib/product-engine'
@@ -131,7 +133,17 @@ async function measureEngine(engine: SearchEngine, dataset: BeirDataset, isProdu
 
 /** The ask path's answer to one question: KnowledgeService.search, then the extractive answer; null for not-found. */
 async function answerQuestion(base: ProductKnowledgeBase, question: string): Promise<string | null> {
-  const chunks = await base.knowledge.search(question, ANSWER_SOURCES)
+  let chunks: Awaited<ReturnType<ProductKnowledgeBase['knowledge']['search']>>
+  try {
+    chunks = await base.knowledge.search(question, ANSWER_SOURCES)
+  } catch (error) {
+    // A question the search fails on gets no answer (counted as not-found) and is named in the notes.
+    const name = 'extractive answers (KnowledgeService.search)'
+    const known = failures.get(name)
+    if (known) known.count += 1
+    else failures.set(name, { count: 1, first: `${JSON.stringify(question)}: ${(error as Error).message}` })
+    return null
+  }
   return answerText(
     question,
     chunks.map((chunk) => ({ articleId: chunk.articleId, title: chunk.title, text: chunk.text, score: chunk.score })),
@@ -241,7 +253,7 @@ function writeReport(
     ]
     lines.push(
       `Extractive answers (composeExtractiveAnswer on the top ${ANSWER_SOURCES} chunks of KnowledgeService.search, as /ask_qa does; ` +
-        `options ${JSON.stringify({ ...defaultExtractiveAnswerOptions, minSourceCoverage: Number((SOURCE_COVERAGE_FACTOR * defaultExtractiveAnswerOptions.minCoverage).toFixed(3)) })}). "Contains gold": the answer contains a gold answer after SQuAD normalisation, ` +
+        `options ${JSON.stringify(defaultExtractiveAnswerOptions)}). "Contains gold": the answer contains a gold answer after SQuAD normalisation, ` +
         'a not-found answer counting as a miss; words: mean length of the answers given, citation markers left out. ' +
         (answers.heldOut
           ? `Held out: the articles are split into ${answers.folds} folds (round-robin in corpus order) and each fold is unpublished in turn; its questions should get the not-found answer, the others are asked of the rest.`
@@ -283,6 +295,14 @@ async function main(): Promise<void> {
     const indexStarted = performance.now()
     const productIndex = await createProductIndexEngine(base)
     results.push(await measureEngine(productIndex, dataset, true, (performance.now() - indexStarted) / 1000))
+
+    // Vector, hybrid and MMR search through SearchRetriever, when an embeddings endpoint is given (EMBEDDINGS_BASE_URL
+    // and EMBEDDINGS_MODEL, as the backend reads them); without one the run says so.
+    const embeddings = hybridEvalConfig(process.env)
+    if (!embeddings) notes.push('Vector, hybrid and MMR search not measured: no embeddings endpoint given (EMBEDDINGS_BASE_URL, EMBEDDINGS_MODEL).')
+    for (const { engine, seconds } of await createHybridEngines(base, embeddings, log)) {
+      results.push(await measureEngine(engine, dataset, true, seconds))
+    }
 
     const answers = await scoreAnswers(base, dataset, options.answerFolds)
 

@@ -30,16 +30,19 @@ export const ArticleFilters = z
   .strict()
 export type ArticleFilters = z.infer<typeof ArticleFilters>
 
-/** `filters` arrives as a JSON string in the query. */
-export const FiltersParam = z
-  .string()
-  .max(4000)
-  .transform((text, context) => {
-    try {
-      return JSON.parse(text) as unknown
-    } catch {
-      context.addIssue({ code: 'custom', message: 'filters must be JSON' })
-      return z.NEVER
-    }
-  })
-  .pipe(ArticleFilters)
+/** `filters` arrives as a JSON string in the query, checked against a table's filters schema. */
+export const filtersParamOf = <Schema extends z.ZodType>(schema: Schema) =>
+  z
+    .string()
+    .max(4000)
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        context.addIssue({ code: 'custom', message: 'filters must be JSON' })
+        return z.NEVER
+      }
+    })
+    .pipe(schema)
+
+export const FiltersParam = filtersParamOf(ArticleFilters)

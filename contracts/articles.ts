@@ -58,10 +58,18 @@ export const Draft = z.object({
 })
 export type Draft = z.infer<typeof Draft>
 
+/**
+ * Query of GET /admin/get_temp_articles: the lazy table parameters, with the articles' filters. Drafts are a review
+ * queue, so without a sortOrder the newest come first.
+ */
 export const DraftsQuery = z.object({
   first: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
   rows: z.coerce.number().int().min(1).max(500).default(PAGE_SIZE_ARTICLES),
+  sortField: SortField.default('id'),
+  sortOrder: z.coerce.number().int().refine((value) => value === 1 || value === -1, 'sortOrder is 1 or -1').default(-1),
+  filters: FiltersParam.optional(),
 })
+export type DraftsTableQuery = z.infer<typeof DraftsQuery>
 
 export const DraftsPage = z.object({
   success: z.literal(true),

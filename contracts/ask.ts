@@ -17,6 +17,12 @@ export const AskBody = z
     template_id: Id('template_id').optional(),
     /** With Bot settings' multiple_model on: the model to answer with, one of GET /ask_models; ignored in agent mode. */
     model: z.string().trim().min(1, 'model is empty: leave it out to use the default model').max(200, 'model is at most 200 characters').optional(),
+    /**
+     * A follow-up: the thread of the question it follows (its `thread_id`), one of the caller's own. Its earlier
+     * questions help find the passages, and a language model reads the earlier turns. Left out: a new thread.
+     * Ignored in agent mode.
+     */
+    thread_id: Id('thread_id').optional(),
   })
   .superRefine((body, context) => {
     if (body.mode === 'agent' && body.variant === 'government' && body.template_id === undefined) {
@@ -65,6 +71,11 @@ export const AskAnswer = z.object({
   unsupported: z.array(z.string()).optional(),
   /** The language model that wrote `result`; null when it quotes the sources. */
   model: z.string().nullable().optional(),
+  /** The conversation this question belongs to (the log id of its first question); send it back to follow up. */
+  thread_id: z.number().int().nullable().optional(),
+  /** The asker's feedback on this answer so far, and the reason they gave. */
+  feedback: z.enum(['like', 'dislike']).nullable().optional(),
+  feedback_reason: z.string().nullable().optional(),
 })
 export type AskAnswer = z.infer<typeof AskAnswer>
 
@@ -98,3 +109,24 @@ export const AskStreamError = z.object({ message: z.string() })
 export const ASK_STREAM_EVENTS = ['delta', 'sources', 'reset', 'done', 'error'] as const
 
 export const AskAnswerBody = z.object({ task_id: z.string().trim().min(1, 'task_id is required') })
+
+/** GET /ask_thread: one of the caller's own threads. */
+export const AskThreadQuery = z.object({ thread_id: Id('thread_id') })
+
+/** A thread's questions and answers, oldest first (each as POST /ask_qa answers it). */
+export const AskThread = z.object({ thread_id: z.number().int(), turns: z.array(AskAnswer) })
+export type AskThread = z.infer<typeof AskThread>
+
+/** GET /ask_threads: the caller's own recent threads, newest first, each by its first question. */
+export const AskThreadsQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) })
+export const AskThreadSummary = z.object({
+  thread_id: z.number().int(),
+  /** The thread's first question. */
+  command: z.string(),
+  /** How many questions it holds. */
+  turns: z.number().int(),
+  /** When its latest question was asked (ISO 8601). */
+  last_asked: z.string(),
+})
+export const AskThreads = z.object({ threads: z.array(AskThreadSummary) })
+export type AskThreads = z.infer<typeof AskThreads>

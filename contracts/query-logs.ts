@@ -2,16 +2,52 @@ import { z } from 'zod'
 import { Id } from './common'
 import { AgentTraceEntry } from './agents'
 import { Source } from './ask'
+import { ColumnFilter, filtersParamOf } from './article-filters'
 
 export const PAGE_SIZE_LOGS = 50
 
 export const LogStatusFilter = z.enum(['all', 'liked', 'disliked', 'no feedback', 'commented', 'blocked', 'failed'])
 
-export const QueryLogsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(PAGE_SIZE_LOGS),
-  last_id: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
-  status: LogStatusFilter.default('all'),
-})
+/** Filterable columns of the logs table and the kind of each. */
+export const LOG_FILTER_COLUMNS = { command: 'text', answer: 'text', username: 'text', id: 'numeric', duration_ms: 'numeric', timestamp: 'date' } as const
+
+export const LogFilters = z
+  .object({ command: ColumnFilter, answer: ColumnFilter, username: ColumnFilter, id: ColumnFilter, duration_ms: ColumnFilter, timestamp: ColumnFilter })
+  .partial()
+  .strict()
+export type LogFilters = z.infer<typeof LogFilters>
+
+/** The logs are sorted by when they were asked (their id follows it), newest first unless sortOrder is 1. */
+export const LogSortField = z.enum(['id', 'timestamp'])
+
+/** A calendar day, YYYY-MM-DD (a date range's ends are whole days in UTC, both included). */
+const Day = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date as YYYY-MM-DD`)
+    .refine((value) => {
+      const date = new Date(`${value}T00:00:00Z`)
+      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
+    }, `${name} is not a calendar day`)
+
+/**
+ * GET /query_logs: SEED.md's limit, last_id and status, plus a text search (`q`: question or answer, ignoring case
+ * and accents), a date range (`from`, `to`), column filters and the sort order. last_id pages in that order.
+ */
+export const QueryLogsQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(500).default(PAGE_SIZE_LOGS),
+    last_id: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
+    status: LogStatusFilter.default('all'),
+    q: z.string().trim().max(500, 'q is at most 500 characters').optional(),
+    // An empty value matches everything (SEED.md §5), so an empty end is no end.
+    from: z.preprocess((value) => (value === '' ? undefined : value), Day('from').optional()),
+    to: z.preprocess((value) => (value === '' ? undefined : value), Day('to').optional()),
+    sortField: LogSortField.default('id'),
+    sortOrder: z.coerce.number().int().refine((value) => value === 1 || value === -1, 'sortOrder is 1 or -1').default(-1),
+    filters: filtersParamOf(LogFilters).optional(),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, { message: 'from is after to', path: ['from'] })
 
 /** An entry of a log's comment list (SEED.md §3: id, comment_id, has_comment, comment). */
 export const LogComment = z.object({
@@ -30,6 +66,8 @@ export const QueryLog = z.object({
   status: z.string(),
   mode: z.string(),
   feedback: z.enum(['like', 'dislike']).nullable(),
+  /** Why, in the asker's words (optional with the feedback). */
+  feedback_reason: z.string().nullable().optional(),
   source_list: z.array(Source),
   comment_id: z.number().int().nullable(),
   comment: z.string().nullable(),
@@ -84,6 +122,8 @@ export const FeedbackValue = z
 export const FeedbackBody = z.object({
   log_id: Id('log_id'),
   feedback: FeedbackValue,
+  /** Beyond SEED.md, optional: why, in the asker's words (empty clears it). */
+  reason: z.string().trim().max(1000, 'reason is at most 1000 characters').optional(),
 })
 
 export const MainCommentBody = z.object({
@@ -121,5 +161,10 @@ export const FavoriteBody = z
     comment_list_id: Id('comment_list_id').optional().nullable(),
   })
   .passthrough()
+
+/** Query of DELETE /query_logs/delete_query_favorite: a saved query's id, or (comment_list_id) an entry of a log's comment list. */
+export const FavoriteDeleteQuery = z
+  .object({ id: Id('id').optional(), comment_list_id: Id('comment_list_id').optional() })
+  .refine((query) => Boolean(query.id) !== Boolean(query.comment_list_id), { message: 'give id or comment_list_id, one of them', path: ['id'] })
 
 export const FavoriteSaved = z.object({ success: z.literal(true), message: z.string(), error: z.null(), id: z.number().int() })

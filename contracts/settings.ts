@@ -8,6 +8,12 @@ export const WhoAmI = z.object({
 })
 export type WhoAmI = z.infer<typeof WhoAmI>
 
+/**
+ * Query of GET /who_am_i: which way of asking the shortcuts are for (SEED.md's modes): `expert` (questions, the bot
+ * settings' shortcuts, the default) or `agent` (commands, the agent settings' query_shortcut_N).
+ */
+export const WhoAmIQuery = z.object({ target: z.enum(['expert', 'agent'], { error: 'target is expert or agent' }).default('expert') })
+
 export const SearchType = z.enum(['keyword', 'vector', 'hybrid', 'mmr'])
 /** How hybrid search (and MMR's candidates) merge the keyword and vector lists: weighted normalised scores, or RRF. */
 export const HybridFusion = z.enum(['weighted', 'rrf'])

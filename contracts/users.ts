@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ColumnFilter } from './article-filters'
 import { BooleanLike } from './common'
 import { Role } from './identity'
 
@@ -140,9 +141,51 @@ export const User = z.object({
 })
 export type User = z.infer<typeof User>
 
-/** Query of GET /admin/users: filter matches username, email, first and last name, ignoring case. */
+/** Filterable columns of the users table and the kind of each (SEED.md §5: text 6 modes, numeric 6, date 4). */
+export const USER_FILTER_COLUMNS = {
+  username: 'text',
+  email: 'text',
+  firstName: 'text',
+  lastName: 'text',
+  organization_name: 'text',
+  group_name: 'text',
+  id: 'numeric',
+  created_at: 'date',
+} as const
+
+export const UserFilters = z
+  .object(Object.fromEntries(Object.keys(USER_FILTER_COLUMNS).map((column) => [column, ColumnFilter])) as Record<keyof typeof USER_FILTER_COLUMNS, typeof ColumnFilter>)
+  .partial()
+  .strict()
+export type UserFilters = z.infer<typeof UserFilters>
+
+/** The users table sorts by these columns; `id` by default (SEED.md §9). */
+export const UserSortField = z.enum(['id', 'username', 'email', 'firstName', 'lastName', 'organization_name', 'group_name', 'enabled', 'created_at'])
+export type UserSortField = z.infer<typeof UserSortField>
+
+/** `filters` arrives as a JSON string in the query, in PrimeReact's lazy-table shape. */
+const UserFiltersParam = z
+  .string()
+  .max(4000, 'filters is at most 4000 characters')
+  .transform((text, context) => {
+    try {
+      return JSON.parse(text) as unknown
+    } catch {
+      context.addIssue({ code: 'custom', message: 'filters must be JSON' })
+      return z.NEVER
+    }
+  })
+  .pipe(UserFilters)
+
+/**
+ * Query of GET /admin/users: `filter` matches username, email, first and last name, ignoring case and accents;
+ * `filters` are column filters; `sortField` and `sortOrder` (1 ascending, -1 descending) order the page.
+ */
 export const UsersQuery = z.object({
   filter: z.string().trim().max(200, 'filter is at most 200 characters').regex(NO_NUL, 'filter cannot contain NUL').default(''),
+  filters: UserFiltersParam.optional(),
+  sortField: UserSortField.default('id'),
+  sortOrder: z.coerce.number().refine((value) => value === 1 || value === -1, 'sortOrder is 1 or -1').default(1),
   limit: z.coerce.number().int().min(1).max(500).default(PAGE_SIZE_USERS),
   offset: z.coerce.number().int().min(0).default(0),
 })
@@ -182,3 +225,53 @@ export type Group = z.infer<typeof Group>
 
 /** Answer of GET /admin/groups/{organization_id}: the organisation's groups, each with its role. */
 export const GroupList = z.array(Group)
+
+/**
+ * Body of POST /admin/users: an administrator creates an account in an organisation with a role (its built-in group
+ * for that role). With a password the account can sign in at once; without one the answer carries a one-time
+ * invitation code with which the person sets their own password (works whatever the registration policy).
+ */
+export const AdminUserCreate = z.object({
+  username: Username,
+  email: Email,
+  firstName: PersonName('firstName').default(''),
+  lastName: PersonName('lastName').default(''),
+  cellphone: Cellphone.default(''),
+  role: Role,
+  organization_id: Id,
+  // Forms send an empty field for "no password: invite"; some clients send null.
+  password: z.preprocess((value) => (value === '' || value === null ? undefined : value), Password.optional()),
+})
+export type AdminUserCreate = z.infer<typeof AdminUserCreate>
+
+/** A one-time code for setting an account's password, shown once; only its hash is kept. */
+export const PasswordLink = z.object({ code: z.string(), expires_at: z.string() })
+export type PasswordLink = z.infer<typeof PasswordLink>
+
+/** Answer of POST /admin/users: the new account, and its invitation when it was created without a password. */
+export const AdminUserCreated = z.object({ success: z.literal(true), message: z.string(), id: z.number().int(), invitation: PasswordLink.nullable() })
+export type AdminUserCreated = z.infer<typeof AdminUserCreated>
+
+/** Body of POST /admin/users/{id}/password: the administrator sets a new password; every session of the account ends. */
+export const AdminPasswordSet = z.object({ password: Password })
+export type AdminPasswordSet = z.infer<typeof AdminPasswordSet>
+
+/** Body of POST /admin/users/{id}/password_link: how long the reset code stays valid. */
+export const PasswordLinkCreate = z.object({
+  expires_in_days: z.coerce.number().int('expires_in_days is a whole number').min(1).max(INVITATION_DAYS_MAX).default(INVITATION_DAYS_DEFAULT),
+})
+
+/** Answer of POST /admin/users/{id}/password_link: the one-time code (earlier unused ones of the account stop working). */
+export const PasswordLinkCreated = PasswordLink.extend({ success: z.literal(true), message: z.string(), id: z.number().int() })
+export type PasswordLinkCreated = z.infer<typeof PasswordLinkCreated>
+
+/** Body of POST /auth/password_link: whoever holds an account's invitation or reset code sets its password, once. */
+export const PasswordLinkUse = z.object({
+  code: InvitationCode,
+  password: Password,
+})
+export type PasswordLinkUse = z.infer<typeof PasswordLinkUse>
+
+/** Answer of POST /auth/password_link: the account's username, to sign in with. */
+export const PasswordLinkUsed = z.object({ success: z.literal(true), message: z.string(), username: z.string() })
+export type PasswordLinkUsed = z.infer<typeof PasswordLinkUsed>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AskAnswer } from '../../contracts/ask'
+import { WhoAmI } from '../../contracts/settings'
 import { TemplatesPage } from '../../contracts/templates'
 import { callApi, type ApiSession } from './api.server'
 import type { AgentVariant } from '~/utils/agent.server'
@@ -23,4 +24,10 @@ export function cancelAgentRun(session: ApiSession, taskId: string) {
 
 export function listTemplateChoices(session: ApiSession) {
   return callApi('/admin/get_templates', { session, schema: TemplatesPage })
+}
+
+/** The agent query shortcuts (Agent settings' query_shortcut_N), the enabled ones with a command. */
+export async function listAgentShortcuts(session: ApiSession): Promise<string[]> {
+  const whoAmI = await callApi('/who_am_i', { session, query: { target: 'agent' }, schema: WhoAmI })
+  return whoAmI.query_shortcuts.filter((shortcut) => shortcut.enabled && shortcut.query.trim()).map((shortcut) => shortcut.query.trim())
 }

@@ -1,4 +1,4 @@
-import { ArticleContent, ArticlesPage, Done, DraftCreated, DraftsPage, PublishProgress, ReadArticle, type ArticleInput, type LazyTableQuery } from '../../contracts/articles'
+import { ArticleContent, ArticlesPage, Done, DraftCreated, DraftsPage, PublishProgress, ReadArticle, type ArticleInput, type DraftsTableQuery, type LazyTableQuery } from '../../contracts/articles'
 import { callApi, type ApiSession } from './api.server'
 
 export function listArticles(session: ApiSession, query: LazyTableQuery) {
@@ -22,8 +22,12 @@ export function createDraft(session: ApiSession, input: ArticleInput) {
   return callApi('/admin/inject_article', { session, method: 'POST', body: input, schema: DraftCreated })
 }
 
-export function listDrafts(session: ApiSession, first: number, rows: number) {
-  return callApi('/admin/get_temp_articles', { session, query: { first, rows }, schema: DraftsPage })
+export function listDrafts(session: ApiSession, query: DraftsTableQuery) {
+  return callApi('/admin/get_temp_articles', {
+    session,
+    query: { ...query, filters: query.filters ? JSON.stringify(query.filters) : undefined },
+    schema: DraftsPage,
+  })
 }
 
 export function getDraft(session: ApiSession, id: number) {

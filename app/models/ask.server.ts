@@ -1,14 +1,26 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
-import { AskAnswer, AskModels } from '../../contracts/ask'
+import { AskAnswer, AskModels, AskThread, AskThreads } from '../../contracts/ask'
 import { FavoriteSaved, LogChanged } from '../../contracts/query-logs'
 import { BotInfo, WhoAmI } from '../../contracts/settings'
 import { toMarkdownDocument } from '~/components/markdown/markdown-document'
 import { callApi, callApiForFile, type ApiSession } from './api.server'
-import { QUESTION_MAX_LENGTH } from './ask-limits'
+import { FEEDBACK_REASON_MAX_LENGTH, QUESTION_MAX_LENGTH } from './ask-limits'
 
-export function askQuestion(session: ApiSession, command: string, timezone?: string, model?: string) {
-  return callApi('/ask_qa', { session, method: 'POST', body: { command, timezone, model }, schema: AskAnswer })
+/** Asks a question; with `threadId`, as a follow-up in that thread (one of the user's own). */
+export function askQuestion(session: ApiSession, command: string, timezone?: string, model?: string, threadId?: number) {
+  return callApi('/ask_qa', { session, method: 'POST', body: { command, timezone, model, thread_id: threadId }, schema: AskAnswer })
+}
+
+/** One of the user's own threads, each answer parsed as Markdown like getAnswer's. */
+export async function getThread(session: ApiSession, threadId: number) {
+  const thread = await callApi('/ask_thread', { session, query: { thread_id: threadId }, schema: AskThread })
+  return { ...thread, turns: thread.turns.map((turn) => ({ ...turn, result_document: turn.result ? toMarkdownDocument(turn.result) : null })) }
+}
+
+/** The user's own recent threads, by their first question. */
+export async function getRecentThreads(session: ApiSession) {
+  return (await callApi('/ask_threads', { session, query: { limit: 8 }, schema: AskThreads })).threads
 }
 
 /** Whether a language model writes the answers, and the models an asker may choose (Bot settings' multiple_model). */
@@ -39,8 +51,9 @@ export function getBotInfo(session: ApiSession) {
   return callApi('/admin/bot_info', { session, schema: BotInfo })
 }
 
-export function sendFeedback(session: ApiSession, logId: number, feedback: 'like' | 'dislike') {
-  return callApi('/ask_qa_feedback', { session, method: 'PUT', body: { log_id: logId, feedback }, schema: LogChanged })
+/** SEED.md's feedback call; the reason (optional, beyond SEED.md) goes with it when given. */
+export function sendFeedback(session: ApiSession, logId: number, feedback: 'like' | 'dislike', reason?: string) {
+  return callApi('/ask_qa_feedback', { session, method: 'PUT', body: { log_id: logId, feedback, reason }, schema: LogChanged })
 }
 
 export function saveFavorite(session: ApiSession, logId: number, comment: string) {
@@ -66,17 +79,34 @@ const AskForm = z.object({
   timezone: z.string().max(100).optional(),
   /** The model chosen on the form (multiple_model); empty means the default model. */
   model: z.string().trim().max(200, 'A model name is at most 200 characters').optional(),
+  /** A follow-up: the thread it continues. */
+  thread: z.coerce.number().int().positive().max(2_147_483_647).optional(),
 })
-/** The answer a form on the Ask page comes back to: its task (`task`), or its log for a streamed answer (`log`). */
-const AnswerAddress = { task: z.string().min(1).optional(), log: z.coerce.number().int().positive().optional() }
+/**
+ * The answer a form on the Ask page comes back to: its task (`task`), or its log for a streamed answer (`log`), in
+ * its thread (`thread`).
+ */
+const AnswerAddress = {
+  task: z.string().min(1).optional(),
+  log: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  thread: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+}
 const hasAnswerAddress = (form: { task?: string; log?: number }) => form.task !== undefined || form.log !== undefined
 export const FeedbackForm = z
-  .object({ intent: z.literal('feedback'), log_id: z.coerce.number().int().positive(), feedback: z.enum(['like', 'dislike']), ...AnswerAddress })
+  .object({
+    intent: z.literal('feedback'),
+    log_id: z.coerce.number().int().positive(),
+    feedback: z.enum(['like', 'dislike']),
+    reason: z.string().trim().max(FEEDBACK_REASON_MAX_LENGTH).optional(),
+    ...AnswerAddress,
+  })
   .refine(hasAnswerAddress)
 export const FavoriteForm = z
   .object({ intent: z.literal('favorite'), log_id: z.coerce.number().int().positive(), comment: z.string().trim().max(5000).default(''), ...AnswerAddress })
   .refine(hasAnswerAddress)
-export const ToggleForm = z.object({ intent: z.literal('toggleBotInfo'), task: z.string().optional(), log: z.string().optional() })
+export const ToggleForm = z.object({ intent: z.literal('toggleBotInfo'), task: z.string().optional(), log: z.string().optional(), thread: z.string().optional() })
+/** The way to ask: the knowledge base's answer (expert) or the agent (agent); the choice is remembered. */
+export const ModeForm = z.object({ intent: z.literal('mode'), mode: z.enum(['expert', 'agent']) })
 
 export function parseAskForm(formData: FormData) {
   return parseWithZod(formData, { schema: AskForm })

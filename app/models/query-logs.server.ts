@@ -1,9 +1,33 @@
-import { FavoriteSaved, FavoritesAnswer, LogChanged, QueryLogAnswer, QueryLogsPage, type QueryLog } from '../../contracts/query-logs'
+import { FavoriteSaved, FavoritesAnswer, LogChanged, QueryLogAnswer, QueryLogsPage, type LogFilters, type QueryLog } from '../../contracts/query-logs'
 import { SuccessBody } from '../../contracts/common'
 import { ApiError, callApi, callApiForFile, type ApiSession } from './api.server'
 
-export function listQueryLogs(session: ApiSession, options: { limit?: number; lastId?: number; status?: string }) {
-  return callApi('/query_logs', { session, query: { limit: options.limit, last_id: options.lastId, status: options.status }, schema: QueryLogsPage })
+/** What the logs table asks for beside the page: search (`q`), date range (YYYY-MM-DD days), column filters and sort. */
+export interface LogsTableQuery {
+  q?: string
+  from?: string
+  to?: string
+  filters?: LogFilters
+  sortField?: 'id' | 'timestamp'
+  sortOrder?: 1 | -1
+}
+
+export function listQueryLogs(session: ApiSession, options: { limit?: number; lastId?: number; status?: string } & LogsTableQuery) {
+  return callApi('/query_logs', {
+    session,
+    query: {
+      limit: options.limit,
+      last_id: options.lastId,
+      status: options.status,
+      q: options.q || undefined,
+      from: options.from,
+      to: options.to,
+      filters: options.filters && Object.keys(options.filters).length ? JSON.stringify(options.filters) : undefined,
+      sortField: options.sortField,
+      sortOrder: options.sortOrder,
+    },
+    schema: QueryLogsPage,
+  })
 }
 
 /** One log by id; an ApiError (404) when it does not exist or is not the caller's to see. */

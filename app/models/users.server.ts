@@ -8,13 +8,22 @@ import {
   UsersPage,
   UserUpdated,
   type Registration,
+  type UserFilters,
+  type UserSortField,
   type UserUpdate,
 } from '../../contracts/users'
 import { callApi, type ApiSession } from './api.server'
 
-/** A page of users whose username, email or name matches the filter (30 a page, SEED.md §9). */
-export function listUsers(session: ApiSession, { filter, first }: { filter: string; first: number }) {
-  return callApi('/admin/users', { session, query: { filter, limit: PAGE_SIZE_USERS, offset: first }, schema: UsersPage })
+/**
+ * A page of users (30 a page, SEED.md §9): `filter` matches username, email or name; `filters` are column filters
+ * (contracts/users.ts: USER_FILTER_COLUMNS); sorted by `sortField` in `sortOrder` (1 ascending, -1 descending).
+ */
+export function listUsers(
+  session: ApiSession,
+  { filter, first, rows = PAGE_SIZE_USERS, filters, sortField = 'id', sortOrder = 1 }: { filter: string; first: number; rows?: number; filters?: UserFilters; sortField?: UserSortField; sortOrder?: 1 | -1 },
+) {
+  const query = { filter, limit: rows, offset: first, sortField, sortOrder, filters: filters && Object.keys(filters).length ? JSON.stringify(filters) : undefined }
+  return callApi('/admin/users', { session, query, schema: UsersPage })
 }
 
 export function getUser(session: ApiSession, id: number) {

@@ -1,7 +1,7 @@
 import { json, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { ApiError } from '~/models/api.server'
-import { cancelAgentRun, getAgentRun, listTemplateChoices, startAgentRun } from '~/models/agents.server'
+import { cancelAgentRun, getAgentRun, listAgentShortcuts, listTemplateChoices, startAgentRun } from '~/models/agents.server'
 import { getRunningTask, setRunningTask, type AgentVariant } from './agent.server'
 import { requireApiSession } from './auth.server'
 import { getSession, sessionStorage } from './session.server'
@@ -16,13 +16,16 @@ const pathOf = (variant: AgentVariant) => (variant === 'general' ? '/agent' : '/
  */
 export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   const api = await requireApiSession(request)
-  const templates = variant === 'government' ? (await listTemplateChoices(api)).rows.map((row) => ({ id: row.id, name: row.name })) : []
+  const [templates, shortcuts] = await Promise.all([
+    variant === 'government' ? listTemplateChoices(api).then((page) => page.rows.map((row) => ({ id: row.id, name: row.name }))) : [],
+    listAgentShortcuts(api),
+  ])
   const running = await getRunningTask(request, variant)
   const shownTask = new URL(request.url).searchParams.get('task')
   if (running) {
     try {
       const run = await getAgentRun(api, running.taskId)
-      if (run.status === 'queued' || run.status === 'running') return json({ variant, running, run, templates })
+      if (run.status === 'queued' || run.status === 'running') return json({ variant, running, run, templates, shortcuts })
       if (run.status === 'finished') {
         return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
       }
@@ -37,12 +40,12 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   }
   if (isTaskId(shownTask)) {
     try {
-      return json({ variant, running: null, run: await getAgentRun(api, shownTask), templates })
+      return json({ variant, running: null, run: await getAgentRun(api, shownTask), templates, shortcuts })
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error
     }
   }
-  return json({ variant, running: null, run: null, templates })
+  return json({ variant, running: null, run: null, templates, shortcuts })
 }
 
 async function flashError(request: Request, variant: AgentVariant, message: string) {
@@ -56,6 +59,8 @@ async function flashError(request: Request, variant: AgentVariant, message: stri
 const RunForm = z.object({
   intent: z.literal('run'),
   command: z.string().default(''),
+  // A query shortcut's button names its command, in place of the typed one.
+  shortcut: z.string().max(4000).optional(),
   template_id: z.coerce.number().int().positive().optional(),
 })
 
@@ -69,15 +74,20 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
     return redirect(pathOf(variant), { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
   }
   const parsed = RunForm.safeParse(Object.fromEntries(formData))
-  const command = parsed.success ? parsed.data.command.trim() : ''
+  const command = parsed.success ? (parsed.data.shortcut ?? parsed.data.command).trim() : ''
   if (!command) {
     return json(
       { errors: { command: ['You need to provide a command'] }, warning: { summary: 'Hey', message: 'You need to provide a command' } },
       { status: 400 },
     )
   }
+  const templateId = parsed.success ? parsed.data.template_id : undefined
+  if (variant === 'government' && !templateId) {
+    const message = 'Choose a template for the government agent. There is none yet: an administrator adds one in Settings, Templates.'
+    return json({ errors: { template_id: [message] }, warning: { summary: 'No template', message } }, { status: 400 })
+  }
   try {
-    const run = await startAgentRun(api, { command, variant, templateId: parsed.success ? parsed.data.template_id : undefined })
+    const run = await startAgentRun(api, { command, variant, templateId })
     if (!run.task_id) throw new ApiError(502, { success: false, error: 'Bad Gateway', message: 'The agent run has no task id' })
     return redirect(pathOf(variant), { headers: { 'Set-Cookie': await setRunningTask(request, variant, { taskId: run.task_id, command }) } })
   } catch (error) {

@@ -66,7 +66,9 @@ describe('registration by invitation', () => {
       registration({ ...person('invited.person'), invitation: invited.body.code, organization: '987654', 'organizations[0]': '987654', role: 'admin' }),
     )
     expect(registered.status).toBe(302)
-    expect(registered.headers.get('location')).toBe('/register')
+    // Signed in at once with the new password, and on to Ask with the session cookie.
+    expect(registered.headers.get('location')).toBe('/ask')
+    expect(registered.headers.get('set-cookie')).toMatch(/__session=/)
     const page = (await server.call('/admin/users?filter=invited.person')).body as { users: { username: string; organization_id: number; role?: string; group_id: number }[] }
     const [account] = page.users
     expect(account.username).toBe('invited.person')

@@ -11,6 +11,8 @@ export const ROLES_BY_PATH: Readonly<Record<string, readonly Role[]>> = {
   '/logs': ['admin', 'editor'],
   '/settings': ['admin'],
   '/users': ['admin'],
+  '/organisations': ['admin'],
+  '/api-keys': ['admin'],
   '/resources/query-logs.csv': ['admin', 'editor'],
   '/resources/query-logs-dataset.csv': ['admin', 'editor'],
 }

@@ -26,6 +26,8 @@ interface SessionData {
   /** Where to go after the single sign-on round trip (a path, never a full URL). */
   returnTo: string
   showBotInfoSection: boolean
+  /** The way to ask the user chose on Ask (else TARGET decides). */
+  askMode: 'expert' | 'agent'
   agentTaskGeneral: { taskId: string; command: string }
   agentTaskGovernment: { taskId: string; command: string }
 }

@@ -5,6 +5,7 @@ import type { Config } from './config'
 import { openDatabase, type Database } from './db/database'
 import { migrate } from './db/migrate'
 import { loadDemoContentOnce } from './demo/demo-content'
+import { loadStarterTemplateOnce } from './demo/starter-template'
 import { JobQueue } from './jobs/job-queue'
 import { agentsRoutes } from './modules/agents/agents.routes'
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes'
@@ -100,6 +101,7 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     }
 
     if (config.LOAD_DEMO_CONTENT && options.demoDirectory) await loadDemoContentOnce(db, articles, options.demoDirectory)
+    await loadStarterTemplateOnce(db)
     await knowledge.load()
 
     const app = Fastify({

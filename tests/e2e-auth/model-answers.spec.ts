@@ -1,4 +1,4 @@
-import { cookieHeader, createLocalAccount, E2E, expect, signInLocally, test, type LocalAccount } from './support'
+import { asAdministrator, backend, cookieHeader, createLocalAccount, E2E, expect, signInLocally, test, type LocalAccount } from './support'
 
 // Answers written by a language model (the OpenAI-compatible fixture that playwright.auth.config.ts starts): with
 // scripts they stream into the page word by word and end as the complete answer with its citations; without scripts
@@ -42,8 +42,8 @@ test('a model writes the answer, with citations that link to its sources', async
   await expect(citations.first()).toBeVisible()
   await expect(citations.first()).toHaveAttribute('href', /^#source-\d+$/)
   await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+#passage$/)
-  // The answer has an address of its own: a streamed one by its log, an asked one by its task.
-  await expect(page).toHaveURL(isJs ? /\/ask\?log=\d+$/ : /\/ask\?task=[^&#]+(&attempt=\d+)?#answer$/)
+  // The answer has an address of its own, in its thread: a streamed one by its log, an asked one by its task.
+  await expect(page).toHaveURL(isJs ? /\/ask\?thread=\d+&log=\d+$/ : /\/ask\?thread=\d+&task=[^&#]+(&check=\d+)?#answer$/)
   // A plain user sees no Bot info.
   await expect(page.getByRole('heading', { name: 'Bot info' })).toHaveCount(0)
   // Either address gives the answer as a Word document.
@@ -57,6 +57,35 @@ test('a model writes the answer, with citations that link to its sources', async
   await answer.getByRole('form', { name: 'Feedback' }).getByRole('button', { name: 'Yes, helpful' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Feedback sent' })).toBeVisible()
   await expect(page.getByRole('region', { name: 'Answer' })).toContainText('Written by the language model fixture-chat.')
+})
+
+test('a follow-up in a thread is written by the model with the earlier turn, streamed or posted', async ({ page }, testInfo) => {
+  await ask(page, 'How do I add an article?')
+  const answer = page.getByRole('region', { name: 'Answer' })
+  await expect(answer).toContainText('Written by the language model fixture-chat.')
+  // A streamed answer gets its address (in its thread) once it is complete.
+  await expect(page).toHaveURL(/[?&]thread=\d+/)
+  const thread = new URL(page.url()).searchParams.get('thread')
+  expect(thread).toMatch(/^\d+$/)
+  await page.getByRole('textbox', { name: 'Follow-up question', exact: true }).fill('And how do I publish drafts?')
+  await page.getByRole('button', { name: 'Ask', exact: true }).click()
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText('You asked: And how do I publish drafts?')
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText('Written by the language model fixture-chat.')
+  await expect(page.getByRole('region', { name: 'Earlier in this thread' })).toContainText('You asked: How do I add an article?')
+  expect(new URL(page.url()).searchParams.get('thread')).toBe(thread)
+  if (testInfo.project.name === 'auth-js') await expect(page).toHaveURL(/\/ask\?thread=\d+&log=\d+$/)
+  // The user's own recent questions lead back to the thread.
+  await expect(page.getByRole('region', { name: 'Your recent questions' }).locator(`a[href="/ask?thread=${thread}#answer"]`)).toHaveText('How do I add an article?')
+})
+
+test("a plain user is not offered the product's own guide questions as suggestions", async ({ page }) => {
+  // The installation's default shortcuts are questions about running the product; end users get the sponsor's own.
+  const who = await backend('/who_am_i', { token: await asAdministrator() })
+  const defaults = (who.query_shortcuts as { enabled: boolean; query: string }[]).filter((shortcut) => shortcut.enabled).map((shortcut) => shortcut.query)
+  test.skip(!defaults.includes('How do I add an article?'), 'the shortcuts were changed from the defaults')
+  await expect(page.getByRole('region', { name: 'Answer' })).toHaveCount(0)
+  await expect(page.getByRole('form', { name: 'Query shortcuts' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'How do I add an article?' })).toHaveCount(0)
 })
 
 test('a model that fails mid-answer leaves the quoted answer with a note', async ({ page }) => {

@@ -31,7 +31,7 @@ async function ask(page: Page, question: string): Promise<Locator> {
   await page.getByRole('button', { name: 'Ask', exact: true }).click()
   const answer = page.getByRole('region', { name: 'Answer' })
   // A streamed answer gets its address once it is complete; a posted one has it from the start.
-  await expect(page).toHaveURL(/\/ask\?(task|log)=/)
+  await expect(page).toHaveURL(/\/ask\?(thread=\d+&)?(task|log)=/)
   await expect(answer.getByRole('form', { name: 'Save query' })).toBeVisible()
   await expect(answer.getByRole('list', { name: 'Sources' }).getByRole('link').first()).toBeVisible()
   return answer

@@ -23,9 +23,32 @@ test.describe('Agent', () => {
     await page.goto('/logs')
     await page.getByRole('table', { name: 'Query logs' }).getByRole('link', { name: command, exact: true }).click()
     await expect(page.getByRole('heading', { level: 1, name: /^Log \d+$/ })).toBeVisible()
-    await expect(page.getByText('agent (general)', { exact: true })).toBeVisible()
+    await expect(page.getByText('Agent (general agent)', { exact: true })).toBeVisible()
     await page.getByText(/steps of the agent run$/).click()
     await expect(page.getByRole('list', { name: 'Steps' }).getByRole('listitem').filter({ hasText: 'retrieve' }).first()).toBeVisible()
+  })
+
+  test('shows the agent query shortcuts of Agent settings and runs one with a press', async ({ page }) => {
+    await page.goto('/agent')
+    const shortcuts = page.getByRole('group', { name: 'Query shortcuts' })
+    const shortcut = shortcuts.getByRole('button', { name: 'Summarise what the knowledge base says about publishing drafts' })
+    await expect(shortcut).toBeVisible()
+    // The disabled third shortcut of a new installation is not offered.
+    await expect(shortcuts.getByRole('button')).toHaveCount(2)
+    await shortcut.click()
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer).toBeVisible({ timeout: 45_000 })
+    await expect(answer).toContainText('Command: Summarise what the knowledge base says about publishing drafts')
+    await page.goto('/agent/government')
+    await expect(page.getByRole('group', { name: 'Query shortcuts' }).getByRole('button', { name: 'Which settings change how answers are found?' })).toBeVisible()
+  })
+
+  test('offers the starter template of a new installation, and says plainly when a run names no template', async ({ page }) => {
+    await page.goto('/agent/government')
+    await expect(page.getByLabel('Template').locator('option', { hasText: 'Starter briefing' })).toHaveCount(1)
+    const refused = await page.request.post('/agent/government', { form: { intent: 'run', command: 'Brief me on drafts' }, maxRedirects: 0 })
+    expect(refused.status()).toBe(400)
+    expect(await refused.text()).toContain('Choose a template for the government agent.')
   })
 
   test('keeps each variant on its own screen', async ({ page }) => {

@@ -55,3 +55,23 @@ test('each citation links to its source, and each source to the passage in the r
   await expect(sources.getByRole('listitem').first()).toHaveAttribute('id', 'source-1')
   await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+#passage$/)
 })
+
+for (const viewport of VIEWPORTS) {
+  test(`a follow-up's answer opens in view, before the earlier turn, at ${viewport.width}x${viewport.height}`, async ({ page }, testInfo) => {
+    await page.setViewportSize(viewport)
+    await page.goto('/ask')
+    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('How do I add an article?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+    await expect(page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Sources' })).toBeVisible()
+    await page.getByRole('textbox', { name: 'Follow-up question', exact: true }).fill('And how do I publish it?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer).toContainText('You asked: And how do I publish it?')
+    await expect(page).toHaveURL(/\?thread=\d+&task=[^#]+#answer$/)
+    await expect(page.locator('#answer-text > :first-child')).toBeInViewport()
+    if (testInfo.project.name === 'js') await expect(answer.getByRole('heading', { name: 'Answer', level: 2 })).toBeFocused()
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+  })
+}

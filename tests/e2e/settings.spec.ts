@@ -112,6 +112,55 @@ test.describe('Settings', () => {
     })
   })
 
+  test('saves the hybrid and MMR search settings, and refuses two zero weights', async ({ page }, testInfo) => {
+    test.setTimeout(120_000)
+    const isJs = testInfo.project.name === 'js'
+    await withSettingsLock('bot', async () => {
+      await page.goto('/settings')
+      const form = page.locator('form#bot-settings')
+      const keyword = form.getByLabel('Keyword weight', { exact: true })
+      const vector = form.getByLabel('Vector weight', { exact: true })
+      const lambda = form.getByLabel('MMR relevance (λ)', { exact: true })
+      const original = { keyword: await keyword.inputValue(), vector: await vector.inputValue(), lambda: await lambda.inputValue() }
+      const fusionShown = async (label: string, value: string) => {
+        if (isJs) await expect(page.getByRole('button', { name: 'Hybrid fusion' })).toContainText(label)
+        else await expect(form.getByLabel('Hybrid fusion', { exact: true })).toHaveValue(value)
+      }
+
+      // Both weights at 0 would rank nothing: refused beside the field, nothing saved.
+      await keyword.fill('0')
+      await vector.fill('0')
+      await form.getByRole('button', { name: 'Save bot settings' }).click()
+      await expect(form.getByText('The keyword and vector weights cannot both be 0')).toBeVisible()
+      await expect(vector).toHaveAttribute('aria-invalid', 'true')
+      await page.goto('/settings')
+      await expect(keyword).toHaveValue(original.keyword)
+
+      await choose(page, 'Hybrid fusion', 'Reciprocal rank fusion (RRF)', isJs)
+      await keyword.fill('0.3')
+      await vector.fill('0.7')
+      await lambda.fill('0.4')
+      await form.getByRole('button', { name: 'Save bot settings' }).click()
+      await expect(toast(page, 'Bot settings saved')).toBeVisible()
+      await page.goto('/settings')
+      await fusionShown('Reciprocal rank fusion (RRF)', 'rrf')
+      await expect(keyword).toHaveValue('0.3')
+      await expect(vector).toHaveValue('0.7')
+      await expect(lambda).toHaveValue('0.4')
+
+      // Put things back as they were.
+      await choose(page, 'Hybrid fusion', 'Weighted scores', isJs)
+      await keyword.fill(original.keyword)
+      await vector.fill(original.vector)
+      await lambda.fill(original.lambda)
+      await form.getByRole('button', { name: 'Save bot settings' }).click()
+      await expect(toast(page, 'Bot settings saved')).toBeVisible()
+      await page.goto('/settings')
+      await fusionShown('Weighted scores', 'weighted')
+      await expect(lambda).toHaveValue(original.lambda)
+    })
+  })
+
   test('refuses a number of sources out of range and keeps the stored one', async ({ page }, testInfo) => {
     await page.goto('/settings')
     const field = page.getByLabel('Number of sources', { exact: true })

@@ -90,7 +90,9 @@ for (const server of themeServers()) {
     test('shows keyboard focus in colours that stand out on the header and on the page', async ({ page }) => {
       await page.goto('/ask')
       await page.locator('body').press('Tab')
-      // The first stop is the header's home link (the toast region is empty).
+      // The first stop is the skip link, the next the header's home link (the toast region is empty).
+      await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused()
+      await page.keyboard.press('Tab')
       const home = page.getByRole('banner').getByRole('link')
       await expect(home).toBeFocused()
       await expect(home).toHaveCSS('outline-style', 'solid')

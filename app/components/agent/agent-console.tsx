@@ -3,6 +3,7 @@ import type { AskAnswer } from '../../../contracts/ask'
 import { Markdown } from '~/components/markdown/markdown'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
+import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
 import * as layout from '~/styles/layout.css'
 import { readerHref } from '~/utils/reader'
@@ -24,6 +25,8 @@ export interface AgentConsoleData {
   running: { taskId: string; command: string } | null
   run: AskAnswer | null
   templates: { id: number; name: string }[]
+  /** The agent query shortcuts of Agent settings: commands run with one press. */
+  shortcuts: string[]
 }
 
 /** How often a running agent is checked (SEED.md leaves the interval open; polling itself is unlimited). */
@@ -31,7 +34,7 @@ export const AGENT_POLL_SECONDS = 2
 
 /** The command form, the running task and the finished answer of one agent variant. */
 export function AgentConsole({ title, description }: { title: string; description: string }) {
-  const { variant, running, run, templates } = useLoaderData<AgentConsoleData>()
+  const { variant, running, run, templates, shortcuts } = useLoaderData<AgentConsoleData>()
   const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: { summary: string; message: string } }>()
   const navigation = useNavigation()
   const isBusy = navigation.state === 'submitting'
@@ -49,12 +52,18 @@ export function AgentConsole({ title, description }: { title: string; descriptio
         <Form method="post">
           <input type="hidden" name="intent" value="run" />
           <TextField label="Command" name="command" errors={actionData?.errors?.command} isMultiline rows={3} maxLength={4000} defaultValue={running?.command} />
-          {variant === 'government' ? (
+          {variant === 'government' && templates.length ? (
             <div style={{ marginBottom: '1rem' }}>
               <label htmlFor="template_id" style={{ fontWeight: 600, display: 'block' }}>
                 Template
               </label>
-              <select id="template_id" name="template_id" required aria-invalid={Boolean(actionData?.errors?.template_id) || undefined}>
+              <select
+                id="template_id"
+                name="template_id"
+                required
+                aria-invalid={Boolean(actionData?.errors?.template_id) || undefined}
+                aria-describedby={actionData?.errors?.template_id ? 'template_id-error' : undefined}
+              >
                 {templates.map((template) => (
                   <option key={template.id} value={template.id}>
                     {template.name}
@@ -62,15 +71,27 @@ export function AgentConsole({ title, description }: { title: string; descriptio
                 ))}
               </select>
               {actionData?.errors?.template_id ? (
-                <p role="alert" style={{ color: 'crimson' }}>
+                <p id="template_id-error" role="alert" className={controls.error}>
                   {actionData.errors.template_id.join(' ')}
                 </p>
               ) : null}
-              {templates.length === 0 ? (
-                <p>
-                  No templates yet. <Link to="/settings/templates">Create one in Settings</Link>.
-                </p>
-              ) : null}
+            </div>
+          ) : null}
+          {variant === 'government' && templates.length === 0 ? (
+            // Without a template the agent cannot run: say so here, and again (as an alert) if Run agent is pressed.
+            <p className={layout.notice} data-severity="warn" id="no-template">
+              No templates yet, so the government agent has nothing to fill. An administrator adds one in{' '}
+              <Link to="/settings/templates">Settings, Templates</Link>.
+            </p>
+          ) : null}
+          {shortcuts.length ? (
+            <div className={layout.toolbar} role="group" aria-label="Query shortcuts">
+              <span className={layout.muted}>Try:</span>
+              {shortcuts.map((query) => (
+                <Button key={query} name="shortcut" value={query} variant="secondary" isDisabled={isBusy || Boolean(running)}>
+                  {query}
+                </Button>
+              ))}
             </div>
           ) : null}
           <Button isDisabled={isBusy || Boolean(running)}>Run agent</Button>

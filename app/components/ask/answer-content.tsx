@@ -1,20 +1,39 @@
 import { Form } from '@remix-run/react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { AskAnswer, Source } from '../../../contracts/ask'
 import { MarkdownView } from '~/components/markdown/markdown-view'
 import type { MarkdownDocument } from '~/components/markdown/markdown-document'
 import { Button } from '~/components/ui/button'
+import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
+import { FEEDBACK_REASON_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import * as styles from './ask.css'
 
 /** An answer as the Ask page renders it: the backend's AskAnswer with its text parsed as Markdown on the server. */
-export type RenderedAnswer = Pick<AskAnswer, 'command' | 'success' | 'error' | 'source_list' | 'log_id' | 'note' | 'unsupported' | 'model'> & {
+export type RenderedAnswer = Pick<AskAnswer, 'command' | 'success' | 'error' | 'source_list' | 'log_id' | 'note' | 'unsupported' | 'model' | 'thread_id' | 'feedback' | 'feedback_reason'> & {
   result_document: MarkdownDocument | null
 }
 
-/** Where the answer lives, for the forms that come back to it: its task (asked by form), or its log (streamed). */
-export type AnswerAddress = { task: string } | { log: number }
+/** Where the answer lives, for the forms that come back to it: its task (asked by form), or its log (streamed), in its thread. */
+export type AnswerAddress = ({ task: string } | { log: number }) & { thread?: number | null }
+
+/** The hidden fields that bring a form's answer back: task or log, and thread. */
+export function AddressFields({ address }: { address: AnswerAddress }) {
+  return (
+    <>
+      {'task' in address ? <input type="hidden" name="task" value={address.task} /> : <input type="hidden" name="log" value={address.log} />}
+      {address.thread ? <input type="hidden" name="thread" value={address.thread} /> : null}
+    </>
+  )
+}
+
+/** True once the page's scripts run: what needs them (copying) is offered only then. */
+export function useIsHydrated(): boolean {
+  const [isHydrated, setIsHydrated] = useState(false)
+  useEffect(() => setIsHydrated(true), [])
+  return isHydrated
+}
 
 /** The reader view of a source's passage, which every role may open. */
 export function sourceHref(source: Source): string {
@@ -30,8 +49,7 @@ const sourceTitle = (source: Source) => source.metadata.title || source.metadata
 export function AnswerContent({ answer, address }: { answer: RenderedAnswer; address: AnswerAddress | null }) {
   const [downloadNote, setDownloadNote] = useState('')
   const unsupported = answer.unsupported ?? []
-  const addressFields =
-    address && 'task' in address ? <input type="hidden" name="task" value={address.task} /> : address ? <input type="hidden" name="log" value={address.log} /> : null
+  const addressFields = address ? <AddressFields address={address} /> : null
   return (
     <>
       {answer.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
@@ -81,18 +99,8 @@ export function AnswerContent({ answer, address }: { answer: RenderedAnswer; add
       ) : null}
       {answer.success && answer.log_id && address ? (
         <div className={layout.answerActions}>
-          <Form method="post" action="/ask" className={layout.toolbar} aria-label="Feedback">
-            <input type="hidden" name="intent" value="feedback" />
-            <input type="hidden" name="log_id" value={answer.log_id} />
-            {addressFields}
-            <span>Was this helpful?</span>
-            <Button name="feedback" value="like" variant="secondary">
-              Yes, helpful
-            </Button>
-            <Button name="feedback" value="dislike" variant="secondary">
-              No, not helpful
-            </Button>
-          </Form>
+          <AnswerTools answer={answer} address={address} />
+          <FeedbackForm answer={answer} logId={answer.log_id} address={address} />
           <Form method="post" action="/ask" className={layout.toolbar} aria-label="Save query">
             <input type="hidden" name="intent" value="favorite" />
             <input type="hidden" name="log_id" value={answer.log_id} />
@@ -115,5 +123,93 @@ export function AnswerContent({ answer, address }: { answer: RenderedAnswer; add
         </div>
       ) : null}
     </>
+  )
+}
+
+const FEEDBACK_LABELS = { like: 'Yes, helpful', dislike: 'No, not helpful' } as const
+
+/**
+ * Was the answer helpful: the choice so far is shown (pressed, and said in words), and a reason may go with it.
+ * A plain form: the reason field, then the two choices that send it.
+ */
+function FeedbackForm({ answer, logId, address }: { answer: RenderedAnswer; logId: number; address: AnswerAddress }) {
+  const chosen = answer.feedback ?? null
+  return (
+    <Form method="post" action="/ask" className={styles.feedback} aria-label="Feedback">
+      <input type="hidden" name="intent" value="feedback" />
+      <input type="hidden" name="log_id" value={logId} />
+      <AddressFields address={address} />
+      <p className={styles.feedbackQuestion}>Was this helpful?</p>
+      {chosen ? (
+        <p className={layout.muted} data-testid="feedback-chosen">
+          Your feedback: {chosen === 'like' ? 'helpful' : 'not helpful'}
+          {answer.feedback_reason ? ` (“${answer.feedback_reason}”)` : ''}. You can change it.
+        </p>
+      ) : null}
+      <TextField
+        label="Reason (optional)"
+        name="reason"
+        id={`feedback-reason-${logId}`}
+        defaultValue={answer.feedback_reason ?? ''}
+        maxLength={FEEDBACK_REASON_MAX_LENGTH}
+      />
+      <div className={layout.toolbar} style={{ marginBottom: 0 }}>
+        {(['like', 'dislike'] as const).map((value) => (
+          <button
+            key={value}
+            type="submit"
+            name="feedback"
+            value={value}
+            className={controls.button}
+            data-variant={chosen === value ? 'primary' : 'secondary'}
+            aria-pressed={chosen === value}
+          >
+            {FEEDBACK_LABELS[value]}
+          </button>
+        ))}
+      </div>
+    </Form>
+  )
+}
+
+/**
+ * Copy (with scripts: the answer's text as read, then its sources) and ask again (a plain form: the same question,
+ * in the same thread).
+ */
+function AnswerTools({ answer, address }: { answer: RenderedAnswer; address: AnswerAddress }) {
+  const isHydrated = useIsHydrated()
+  const [copyNote, setCopyNote] = useState('')
+
+  async function copyAnswer() {
+    const text = document.getElementById('answer-text')?.innerText.trim() ?? ''
+    const sources = answer.source_list.map((source, index) => `[${index + 1}] ${sourceTitle(source)}`).join('\n')
+    try {
+      await navigator.clipboard.writeText(sources ? `${text}\n\nSources:\n${sources}` : text)
+      setCopyNote('Answer copied')
+    } catch {
+      setCopyNote('The answer could not be copied; select its text instead')
+    }
+  }
+
+  return (
+    <div className={layout.toolbar} style={{ marginBottom: 0 }}>
+      {isHydrated ? (
+        <>
+          <Button type="button" variant="secondary" onPress={() => void copyAnswer()}>
+            Copy answer
+          </Button>
+          <span role="status" className={layout.muted}>
+            {copyNote}
+          </span>
+        </>
+      ) : null}
+      {answer.command ? (
+        <Form method="post" action="/ask" aria-label="Ask again">
+          <input type="hidden" name="question" value={answer.command} />
+          {address.thread ? <input type="hidden" name="thread" value={address.thread} /> : null}
+          <Button variant="secondary">Ask again</Button>
+        </Form>
+      ) : null}
+    </div>
   )
 }

@@ -15,3 +15,18 @@ globalStyle(`${unsupported} mark`, { background: 'transparent', textDecoration: 
 
 // A native select, as wide as the question field allows (the Ask page ships no select library).
 export const modelSelect = style({ maxWidth: '100%', font: 'inherit', padding: '0.4rem 0.5rem', borderRadius: vars.radius.control, border: `1px solid ${vars.color.border}`, background: vars.color.surface, color: 'inherit' })
+
+// Feedback: the question, the choice so far, the optional reason, then the two choices.
+export const feedback = style({ display: 'grid', gap: '0.5rem', maxWidth: '40rem' })
+export const feedbackQuestion = style({ margin: 0, fontWeight: 600 })
+
+// The earlier turns of a thread, oldest first, each a question and its answer.
+export const turns = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: '1rem' })
+export const turn = style({ borderInlineStart: `3px solid ${vars.color.border}`, paddingInlineStart: '0.75rem', minWidth: 0, overflowWrap: 'anywhere' })
+export const turnQuestion = style({ fontWeight: 600, margin: '0 0 0.5rem' })
+
+// The way to ask (knowledge-base answer or agent) and the thread's actions, side by side where there is room.
+export const askBar = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1rem', alignItems: 'center', justifyContent: 'space-between', marginBottom: '0.75rem' })
+export const modeSwitch = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', margin: 0, padding: 0, border: 'none' })
+
+export const recentList = style({ margin: 0, paddingInlineStart: '1.25rem', display: 'grid', gap: '0.35rem', overflowWrap: 'anywhere' })

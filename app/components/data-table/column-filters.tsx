@@ -1,6 +1,8 @@
 import { Form, Link } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { Button } from '~/components/ui/button'
 import * as styles from './data-table.css'
+import { DateInput } from './date-input'
 import { MATCH_MODE_LABELS, MATCH_MODES, modeParamOf, type ColumnFilterValue, type FilterColumn } from './table-url'
 
 interface ColumnFiltersProps {
@@ -13,16 +15,20 @@ interface ColumnFiltersProps {
   keep: Record<string, string | number>
   clearHref: string
   errors?: Record<string, string | undefined>
+  /** Fields of the same form shown before the columns (e.g. the logs' status, search and date range). */
+  children?: ReactNode
+  /** How many of those fields are set, counted with the columns in the summary. */
+  extraActiveCount?: number
 }
 
-const INPUT_TYPES = { text: 'search', numeric: 'number', date: 'date' } as const
+const INPUT_TYPES = { text: 'search', numeric: 'number' } as const
 
 /**
  * A GET form with a match-mode select and a value input per column: the filters go into the URL, so they work with
  * scripts off; with scripts on Remix submits the same form without a reload.
  */
-export function ColumnFilters({ label, action, columns, values, keep, clearHref, errors = {} }: ColumnFiltersProps) {
-  const activeCount = columns.filter((column) => values[column.field]?.value).length
+export function ColumnFilters({ label, action, columns, values, keep, clearHref, errors = {}, children, extraActiveCount = 0 }: ColumnFiltersProps) {
+  const activeCount = columns.filter((column) => values[column.field]?.value).length + extraActiveCount
   const hasErrors = Object.values(errors).some(Boolean)
   return (
     // On a narrow screen the filters fold away under their summary, open while any is set; on a wide one they show.
@@ -37,6 +43,7 @@ export function ColumnFilters({ label, action, columns, values, keep, clearHref,
         ))}
         <fieldset className={styles.filters}>
           <legend className={styles.filterLegend}>{label}</legend>
+          {children}
           {columns.map((column) => {
             const value = values[column.field]
             const inputId = `filter-${column.field}`
@@ -53,16 +60,27 @@ export function ColumnFilters({ label, action, columns, values, keep, clearHref,
                     </option>
                   ))}
                 </select>
-                <input
-                  id={inputId}
-                  name={column.field}
-                  type={INPUT_TYPES[column.kind]}
-                  defaultValue={value?.value}
-                  step={column.kind === 'numeric' ? 1 : undefined}
-                  className={styles.control}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${inputId}-error` : undefined}
-                />
+                {column.kind === 'date' ? (
+                  <DateInput
+                    id={inputId}
+                    name={column.field}
+                    label={column.label}
+                    defaultValue={value?.value}
+                    isInvalid={Boolean(error)}
+                    describedBy={error ? `${inputId}-error` : undefined}
+                  />
+                ) : (
+                  <input
+                    id={inputId}
+                    name={column.field}
+                    type={INPUT_TYPES[column.kind]}
+                    defaultValue={value?.value}
+                    step={column.kind === 'numeric' ? 1 : undefined}
+                    className={styles.control}
+                    aria-invalid={error ? true : undefined}
+                    aria-describedby={error ? `${inputId}-error` : undefined}
+                  />
+                )}
                 {error ? (
                   <span id={`${inputId}-error`} role="alert">
                     {error}

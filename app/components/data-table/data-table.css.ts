@@ -1,5 +1,5 @@
 import { globalStyle, style } from '@vanilla-extract/css'
-import { vars } from '../../styles/theme.css'
+import { layers, vars } from '../../styles/theme.css'
 
 // Filters fold away and tables scroll in their own box below this width.
 const WIDE = 'screen and (min-width: 48rem)'
@@ -83,3 +83,66 @@ export const pager = style({ display: 'flex', flexWrap: 'wrap', gap: '1rem', ali
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem' })
 
 export const numeric = style({ fontVariantNumeric: 'tabular-nums' })
+
+// The date filter: a text field (mm/dd/yyyy) with, once scripts run, a calendar button at its end.
+export const dateField = style({ display: 'flex', gap: '0.35rem', alignItems: 'stretch', minWidth: 0 })
+
+export const calendarButton = style({
+  font: 'inherit',
+  flex: '0 0 auto',
+  padding: '0 0.6rem',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.control,
+  background: vars.color.surface,
+  color: vars.color.text,
+  cursor: 'pointer',
+  selectors: { '&[data-focus-visible]': { outline: `2px solid ${vars.color.focus}`, outlineOffset: '2px' } },
+})
+
+export const calendarPopover = style({
+  zIndex: Number(layers.overlay),
+  background: vars.color.surface,
+  color: vars.color.text,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.card,
+  boxShadow: '0 6px 20px rgba(0,0,0,0.15)',
+  padding: '0.75rem',
+  maxWidth: 'calc(100vw - 1rem)',
+})
+
+export const calendarDialog = style({ outline: 'none' })
+
+export const calendarHeader = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '0.5rem', marginBottom: '0.5rem' })
+
+globalStyle(`${calendarHeader} button`, {
+  font: 'inherit',
+  fontSize: '1.25rem',
+  lineHeight: 1,
+  padding: '0.25rem 0.6rem',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.control,
+  background: vars.color.surface,
+  color: vars.color.text,
+  cursor: 'pointer',
+})
+
+export const calendarHeading = style({ fontSize: '1rem', margin: 0 })
+
+export const calendarGrid = style({ borderCollapse: 'collapse', width: '100%' })
+
+globalStyle(`${calendarGrid} th`, { fontWeight: 600, fontSize: '0.85rem', padding: '0.25rem', color: vars.color.muted })
+
+export const calendarCell = style({
+  textAlign: 'center',
+  padding: '0.4rem',
+  minWidth: '2rem',
+  borderRadius: vars.radius.control,
+  cursor: 'pointer',
+  outline: 'none',
+  selectors: {
+    '&[data-outside-month]': { display: 'none' },
+    '&[data-hovered]': { background: vars.color.background },
+    '&[data-selected]': { background: vars.color.brand, color: vars.color.brandContrast },
+    '&[data-focus-visible]': { outline: `2px solid ${vars.color.focus}`, outlineOffset: '-2px' },
+  },
+})

@@ -76,3 +76,63 @@ export function hrefWith(pathname: string, search: URLSearchParams | string, cha
   const query = params.toString()
   return query ? `${pathname}?${query}` : pathname
 }
+
+/**
+ * SEED.md §2's date format mm/dd/yy is the PrimeReact calendar's pattern, in which `yy` is the four-digit year: the
+ * filters show 11/26/2026 and accept 11/26/26 too (a two-digit year is in 2000–2099), and the ISO 2026-11-26 that
+ * older links carry. Answers the ISO calendar day, or null for anything else (including 02/30/2026).
+ */
+export function parseFilterDate(text: string): string | null {
+  const trimmed = text.trim()
+  let year: number, month: number, day: number
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(trimmed)
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(trimmed)
+  if (us) {
+    month = Number(us[1])
+    day = Number(us[2])
+    year = us[3].length === 2 ? 2000 + Number(us[3]) : Number(us[3])
+  } else if (iso) {
+    year = Number(iso[1])
+    month = Number(iso[2])
+    day = Number(iso[3])
+  } else return null
+  const date = new Date(Date.UTC(year, month - 1, day))
+  if (year < 1 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+}
+
+/** An ISO calendar day (YYYY-MM-DD) as the filters show it: mm/dd/yyyy, whatever the browser's locale. */
+export function formatFilterDate(isoDay: string): string {
+  const [year, month, day] = isoDay.split('-')
+  return `${month}/${day}/${year}`
+}
+
+/** A date filter's value for display: a valid date in mm/dd/yyyy, anything else as typed (so its error makes sense). */
+export const displayFilterDate = (value: string) => {
+  const day = value ? parseFilterDate(value) : null
+  return day ? formatFilterDate(day) : value
+}
+
+/**
+ * The URL's filters as a backend filters object (`{ column: { matchMode, value } }`): numbers as integers, dates as ISO
+ * days; values the backend would refuse are reported beside their input instead.
+ */
+export function toBackendFilters(values: Record<string, ColumnFilterValue>, columns: readonly FilterColumn[]) {
+  const filters: Record<string, { matchMode: string; value: string | number }> = {}
+  const errors: Record<string, string> = {}
+  for (const [field, filter] of Object.entries(activeFilters(values))) {
+    const kind = columns.find((column) => column.field === field)?.kind
+    if (kind === 'numeric') {
+      const number = Number(filter.value)
+      if (!Number.isInteger(number) || Math.abs(number) > 2_147_483_647) errors[field] = 'Enter a whole number'
+      else filters[field] = { matchMode: filter.matchMode, value: number }
+    } else if (kind === 'date') {
+      const day = parseFilterDate(filter.value)
+      if (!day) errors[field] = 'Enter a date as mm/dd/yyyy'
+      else filters[field] = { matchMode: filter.matchMode, value: day }
+    } else if (kind === 'text') {
+      filters[field] = { matchMode: filter.matchMode, value: filter.value.slice(0, 500) }
+    }
+  }
+  return { filters, errors }
+}

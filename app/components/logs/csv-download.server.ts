@@ -51,6 +51,6 @@ export async function downloadCsv(request: Request, name: CsvExport): Promise<Re
  */
 export async function reportCsvDownload(request: Request, successMessage: string): Promise<Response> {
   const outcome = (await readFormData(request)).get('outcome')
-  if (outcome === 'downloaded') return jsonWithToast(request, { outcome }, { summary: 'All Ok', message: successMessage, life: DOWNLOAD_TOAST_LIFE })
+  if (outcome === 'downloaded') return jsonWithToast(request, { outcome }, { summary: 'All OK', message: successMessage, life: DOWNLOAD_TOAST_LIFE })
   return jsonWithToast(request, { outcome: 'failed' }, errorToast(CSV_DOWNLOAD_FAILED, DOWNLOAD_TOAST_LIFE))
 }

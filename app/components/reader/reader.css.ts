@@ -17,6 +17,8 @@ export const passage = style({
 })
 globalStyle(`${passage} a`, { color: 'inherit' })
 globalStyle(`${passage} blockquote`, { color: 'inherit' })
+// Code inside the passage takes the highlight's colours too, or a dark theme's code background would sit under MarkText.
+globalStyle(`${passage}[class] :is(code, pre)`, { background: 'transparent', color: 'inherit', borderColor: 'currentColor' })
 
 // The article's text continues across the three parts as one text: no extra gaps at the cuts.
 export const part = style({ margin: '0 0 0.85em' })

@@ -2,8 +2,10 @@ import { json, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, Outlet, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { DashboardNav } from '~/components/dashboard-nav'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { SkipLink } from '~/components/skip-link'
 import type { loader as rootLoader } from '~/root'
-import { PRODUCT_LOGO, PRODUCT_NAME } from '~/sponsors/product'
+import { ProductMark } from '~/components/product-mark'
+import { PRODUCT_NAME } from '~/sponsors/product'
 import * as layout from '~/styles/layout.css'
 import * as brand from '~/styles/sponsors.css'
 import { redirectToSignIn, refreshSessionIfNeeded } from '~/utils/auth.server'
@@ -23,6 +25,8 @@ export const DASHBOARD_LINKS = [
   { label: 'Agent', to: '/agent' },
   { label: 'Saved queries', to: '/saved' },
   { label: 'Users', to: '/users' },
+  { label: 'Organisations', to: '/organisations' },
+  { label: 'API keys', to: '/api-keys' },
 ] as const
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -45,13 +49,14 @@ export default function DashboardLayout() {
   const isOffered = (to: string) => mayOpen(user.role, to)
   return (
     <>
+      <SkipLink />
       <SponsorHeader />
       <DashboardNav
         tabs={DASHBOARD_TABS.filter((tab) => isOffered(tab.to))}
         links={DASHBOARD_LINKS.filter((link) => isOffered(link.to))}
         signedInAs={canSignOut ? user.username : undefined}
       />
-      <main className={layout.main}>
+      <main id="main" tabIndex={-1} className={layout.main}>
         <Outlet />
       </main>
     </>
@@ -71,7 +76,7 @@ function SponsorHeader() {
         <span>{title}</span>
       </Link>
       {sponsor?.showProductLogo !== false ? (
-        <img src={PRODUCT_LOGO} alt={PRODUCT_NAME} title={PRODUCT_NAME} className={brand.productLogo} width={28} height={28} data-testid="product-logo" />
+        <ProductMark />
       ) : null}
     </header>
   )
@@ -83,9 +88,6 @@ export function ErrorBoundary() {
       <SponsorHeader />
       <main className={layout.main}>
         <GeneralErrorBoundary headingLevel={1} />
-        <p>
-          <Link to="/ask">Back to Ask</Link>
-        </p>
       </main>
     </>
   )

@@ -9,7 +9,7 @@ import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
 import { SortHeader, type Sort } from '~/components/data-table/sort-header'
-import { activeFilters, hrefWith, modeParamOf, readColumnFilters, readInteger, type FilterColumn } from '~/components/data-table/table-url'
+import { activeFilters, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { Button } from '~/components/ui/button'
@@ -50,29 +50,15 @@ function readTableState(search: URLSearchParams) {
 }
 
 /** The URL's filters as the backend's filters object; values the backend would refuse are reported beside their input. */
-function toBackendFilters(values: ReturnType<typeof readColumnFilters>) {
-  const filters: ArticleFilters = {}
-  const errors: Record<string, string> = {}
-  for (const [field, filter] of Object.entries(activeFilters(values))) {
-    if (field === 'id') {
-      const number = Number(filter.value)
-      if (!Number.isInteger(number)) errors.id = 'Enter a whole number'
-      else filters.id = { matchMode: filter.matchMode, value: number }
-    } else if (field === 'timestamp') {
-      // The backend compares calendar days (in UTC); the date input gives YYYY-MM-DD.
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(filter.value) || Number.isNaN(Date.parse(filter.value))) errors.timestamp = 'Enter a date'
-      else filters.timestamp = { matchMode: filter.matchMode, value: filter.value }
-    } else {
-      filters[field as 'title' | 'source'] = { matchMode: filter.matchMode, value: filter.value.slice(0, 500) }
-    }
-  }
-  return { filters, errors }
+function toArticleFilters(values: ReturnType<typeof readColumnFilters>) {
+  const { filters, errors } = toBackendFilters(values, FILTER_COLUMNS)
+  return { filters: filters as ArticleFilters, errors }
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams
   const state = readTableState(search)
-  const { filters, errors } = toBackendFilters(state.filterValues)
+  const { filters, errors } = toArticleFilters(state.filterValues)
   const api = await requireApiSession(request)
   let page: ArticlesPage = { success: true, rows: [], total_count: 0 }
   let filterErrors: Record<string, string> = errors
@@ -128,6 +114,7 @@ export default function ArticlesRoute() {
         <div className={layout.toolbar}>
           <Link to="/articles/new">Add article</Link>
           <Link to="/articles/drafts">Drafts</Link>
+          <Link to="/articles/import">Import</Link>
           <span className={layout.muted} role="status">
             {page.total_count} {filtered ? 'matching' : 'published'}
           </span>

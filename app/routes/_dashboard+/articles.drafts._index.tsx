@@ -1,10 +1,13 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { PAGE_SIZE_ARTICLES } from '../../../contracts/articles'
+import type { ArticleFilters } from '../../../contracts/article-filters'
+import { PAGE_SIZE_ARTICLES, SortField, type DraftsPage } from '../../../contracts/articles'
+import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
-import { hrefWith, readInteger } from '~/components/data-table/table-url'
+import { SortHeader, type Sort } from '~/components/data-table/sort-header'
+import { activeFilters, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { PollAgain } from '~/components/poll'
@@ -20,20 +23,60 @@ import { badForm, readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Drafts')
 
+/** The drafts' filterable columns: the articles' (contracts/article-filters.ts), the date being when it was saved. */
+const FILTER_COLUMNS = [
+  { field: 'title', label: 'Title', kind: 'text' },
+  { field: 'source', label: 'Source', kind: 'text' },
+  { field: 'id', label: 'Id', kind: 'numeric' },
+  { field: 'timestamp', label: 'Saved', kind: 'date' },
+] as const satisfies readonly FilterColumn[]
+
+/** The table's state, read from the URL: first, rows (30), sortField (id), sortOrder (newest first) and the filters. */
+function readTableState(search: URLSearchParams) {
+  const parsedSort = SortField.safeParse(search.get('sortField'))
+  return {
+    first: readInteger(search, 'first', 0),
+    rows: readInteger(search, 'rows', PAGE_SIZE_ARTICLES, { min: 1, max: 500 }),
+    sort: { field: parsedSort.success ? parsedSort.data : 'id', order: search.get('sortOrder') === '1' ? 1 : -1 } as Sort,
+    filterValues: readColumnFilters(search, FILTER_COLUMNS),
+  }
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
-  const first = readInteger(url.searchParams, 'first', 0)
-  const rows = readInteger(url.searchParams, 'rows', PAGE_SIZE_ARTICLES, { min: 1, max: 500 })
+  const state = readTableState(url.searchParams)
+  const { filters, errors } = toBackendFilters(state.filterValues, FILTER_COLUMNS)
   const taskId = url.searchParams.get('task') || undefined
   const api = await requireApiSession(request)
+  let filterErrors: Record<string, string> = errors
   const [drafts, progress] = await Promise.all([
-    listDrafts(api, first, rows),
+    listDrafts(api, {
+      first: state.first,
+      rows: state.rows,
+      sortField: state.sort.field as z.infer<typeof SortField>,
+      sortOrder: state.sort.order,
+      filters: filters as ArticleFilters,
+    }).catch((error): DraftsPage => {
+      // A filter the backend refuses is shown beside that filter, over an empty table.
+      if (!(error instanceof ApiError) || error.status !== 400) throw error
+      const fieldErrors = error.fieldErrors()
+      filterErrors = { ...filterErrors }
+      for (const column of FILTER_COLUMNS) {
+        const message = fieldErrors[`filters.${column.field}`]?.join(' ')
+        if (message) filterErrors[column.field] = message
+      }
+      if (Object.keys(filterErrors).length === 0) filterErrors.title = error.message
+      return { success: true, rows: [], total_count: 0 }
+    }),
     getPublishProgress(api, taskId).catch((error) => {
       if (error instanceof ApiError && error.status === 404) return null
       throw error
     }),
   ])
-  return json({ drafts, progress, first, rows })
+  // Delete all and Publish all act on every draft, so they count every draft, not only the matching ones.
+  const isFiltered = Object.keys(filters).length > 0
+  const allCount = isFiltered ? (await listDrafts(api, { first: 0, rows: 1, sortField: 'id', sortOrder: -1 })).total_count : drafts.total_count
+  return json({ drafts, progress, ...state, filterErrors, allCount })
 }
 
 const Id = z.coerce.number().int().positive().max(2_147_483_647)
@@ -83,7 +126,7 @@ export async function action({ request }: ActionFunctionArgs) {
  * delete all (a required checkbox is the confirmation, with scripts on or off). Publishing shows its progress, polled.
  */
 export default function DraftsRoute() {
-  const { drafts, progress, first, rows } = useLoaderData<typeof loader>()
+  const { drafts, progress, first, rows, sort, filterValues, filterErrors, allCount } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const location = useLocation()
@@ -91,6 +134,11 @@ export default function DraftsRoute() {
   const isRunning = Boolean(progress && (progress.status === 'queued' || progress.status === 'running'))
   const publishError = actionData && actionData.intent !== 'delete-all' ? actionData.error : undefined
   const deleteError = actionData?.intent === 'delete-all' ? actionData.error : undefined
+  const hrefFor = (changes: Record<string, string | number | null>) => hrefWith('/articles/drafts', location.search, { task: null, ...changes })
+  const sortHref = (next: Sort) => hrefFor({ sortField: next.field, sortOrder: next.order, first: null })
+  const keep: Record<string, string | number> = { sortField: sort.field, sortOrder: sort.order, ...(rows !== PAGE_SIZE_ARTICLES ? { rows } : {}) }
+  const clearHref = hrefFor({ first: null, ...Object.fromEntries(FILTER_COLUMNS.flatMap((column) => [[column.field, null], [modeParamOf(column.field), null]])) })
+  const filtered = Object.keys(activeFilters(filterValues)).length > 0
   return (
     <>
       <section className={layout.card} aria-labelledby="drafts-heading">
@@ -101,10 +149,23 @@ export default function DraftsRoute() {
         <p className={layout.muted}>Drafts are reviewed here before they are published into the knowledge base.</p>
         <div className={layout.toolbar}>
           <Link to="/articles/new">Add article</Link>
-          <span className={layout.muted}>{drafts.total_count} drafts</span>
+          <Link to="/articles/import">Import</Link>
+          <span className={layout.muted} role="status">
+            {`${drafts.total_count} ${filtered ? 'matching ' : ''}draft${drafts.total_count === 1 ? '' : 's'}`}
+          </span>
         </div>
+        <ColumnFilters
+          key={location.search}
+          label="Filter drafts"
+          action="/articles/drafts"
+          columns={FILTER_COLUMNS}
+          values={filterValues}
+          keep={keep}
+          clearHref={clearHref}
+          errors={filterErrors}
+        />
         {/* Without drafts the delete section is not shown: its refusal is said here. */}
-        {deleteError && drafts.total_count === 0 ? (
+        {deleteError && allCount === 0 ? (
           <p className={controls.error} role="alert">
             {deleteError}
           </p>
@@ -117,10 +178,10 @@ export default function DraftsRoute() {
                   <th scope="col">
                     <span className="visually-hidden">Select</span>
                   </th>
-                  <th scope="col">Id</th>
-                  <th scope="col">Title</th>
+                  <SortHeader label="Id" field="id" sort={sort} hrefFor={sortHref} />
+                  <SortHeader label="Title" field="title" sort={sort} hrefFor={sortHref} />
                   <th scope="col">Source</th>
-                  <th scope="col">Saved</th>
+                  <SortHeader label="Saved" field="timestamp" sort={sort} hrefFor={sortHref} />
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
@@ -152,7 +213,7 @@ export default function DraftsRoute() {
                 ))}
                 {drafts.rows.length === 0 ? (
                   <tr>
-                    <td colSpan={6}>No drafts waiting.</td>
+                    <td colSpan={6}>{filtered ? 'No drafts match these filters.' : 'No drafts waiting.'}</td>
                   </tr>
                 ) : null}
               </tbody>
@@ -167,12 +228,12 @@ export default function DraftsRoute() {
             <Button name="intent" value="publish-selected" isDisabled={isBusy || isRunning || drafts.total_count === 0}>
               Publish selected
             </Button>
-            <Button name="intent" value="publish-all" variant="secondary" isDisabled={isBusy || isRunning || drafts.total_count === 0}>
+            <Button name="intent" value="publish-all" variant="secondary" isDisabled={isBusy || isRunning || allCount === 0}>
               Publish all
             </Button>
           </div>
         </Form>
-        <Pager label="Drafts pages" first={first} rows={rows} total={drafts.total_count} hrefFor={(next) => hrefWith('/articles/drafts', location.search, { first: next || null, task: null })} />
+        <Pager label="Drafts pages" first={first} rows={rows} total={drafts.total_count} hrefFor={(next) => hrefFor({ first: next || null })} />
       </section>
 
       {progress && progress.task_id ? (
@@ -202,13 +263,13 @@ export default function DraftsRoute() {
         </section>
       ) : null}
 
-      {drafts.total_count > 0 ? (
+      {allCount > 0 ? (
         <section className={layout.card} aria-labelledby="delete-all-heading">
           <h2 id="delete-all-heading">Delete all drafts</h2>
           <Form method="post" aria-labelledby="delete-all-heading">
             <p className={controls.field}>
               <label>
-                <input type="checkbox" name="confirm" required aria-invalid={deleteError ? true : undefined} /> Yes, delete all {drafts.total_count} drafts
+                <input type="checkbox" name="confirm" required aria-invalid={deleteError ? true : undefined} /> Yes, delete all {allCount} drafts
               </label>
               {deleteError ? (
                 <span className={controls.error} role="alert">

@@ -1,9 +1,10 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit } from '@remix-run/react'
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { AnswerContent, type AnswerAddress } from '~/components/ask/answer-content'
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { AnswerContent, useIsHydrated, type AnswerAddress, type RenderedAnswer } from '~/components/ask/answer-content'
 import * as askStyles from '~/components/ask/ask.css'
+import { EarlierTurns, RecentThreads } from '~/components/ask/thread'
 import { useAnswerStream, type AnswerStream } from '~/components/ask/use-answer-stream'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PollAgain } from '~/components/poll'
@@ -19,13 +20,16 @@ import {
   getAnswerOfLog,
   getAskModels,
   getBotInfo,
+  getRecentThreads,
+  getThread,
   getWhoAmI,
+  ModeForm,
   parseAskForm,
   saveFavorite,
   sendFeedback,
   ToggleForm,
 } from '~/models/ask.server'
-import { MAX_ANSWER_TRIES, QUESTION_MAX_LENGTH } from '~/models/ask-limits'
+import { answerCheckOf, MAX_ANSWER_TRIES, nextAnswerCheck, QUESTION_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { getEnv } from '~/utils/env.server'
@@ -38,25 +42,40 @@ export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Ask')
 
 const NO_MODELS = { enabled: false, multiple_model: false, default_model: null, models: [] as string[] }
 
-/** A log id from the address (a streamed answer's address): a positive integer, else none. */
+/** A log or thread id from the address: a positive integer, else none. */
 function logIdOf(value: string | null | undefined): number | null {
   if (!value || !/^\d{1,10}$/.test(value)) return null
   const id = Number(value)
   return id > 0 && id <= 2 ** 31 - 1 ? id : null
 }
 
-/** The Ask page's address of an answer; `#answer` opens the page at it. */
-function answerPath(address: { task?: string; log?: number | null }, hash = ''): string {
-  if (address.task && isTaskId(address.task)) return `/ask?task=${encodeURIComponent(address.task)}${hash}`
-  if (address.log) return `/ask?log=${address.log}${hash}`
-  return '/ask'
+/**
+ * The Ask page's address of an answer: its thread, then its task (asked by form) or log (streamed), and which check of
+ * a slow answer it is (SEED.md §4's schedule); `#answer` opens the page at it.
+ */
+function answerPath(address: { thread?: number | null; task?: string | null; log?: number | null; check?: number }, hash = ''): string {
+  const params = new URLSearchParams()
+  if (address.thread) params.set('thread', String(address.thread))
+  if (address.task && isTaskId(address.task)) params.set('task', address.task)
+  else if (address.log) params.set('log', String(address.log))
+  if (address.check !== undefined && params.has('task')) params.set('check', String(address.check))
+  const query = params.toString()
+  return `/ask${query ? `?${query}` : ''}${query ? hash : ''}`
 }
+
+type AskMode = 'expert' | 'agent'
+
+/** The suggestions the product ships with (Bot settings' defaults: questions about the product itself), not the sponsor's. */
+const PRODUCT_GUIDE_SHORTCUTS = new Set(['How do I add an article?', 'What does the assistant do when it cannot find an answer?', 'How do I publish drafts?'])
+
+const isMissing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400)
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const taskId = url.searchParams.get('task')
   const logParam = url.searchParams.get('log')
-  const attempt = Math.min(Math.max(Number(url.searchParams.get('attempt')) || 1, 1), MAX_ANSWER_TRIES)
+  const threadParam = url.searchParams.get('thread')
+  const check = answerCheckOf(url.searchParams.get('check'))
   const api = await requireApiSession(request)
   const session = await getSession(request)
   // Bot info is for editors and administrators (demo mode signs in as the administrator).
@@ -64,7 +83,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const mayReadBotInfo = role !== 'user'
   // SEED.md §2: the Bot info section is shown by default and the choice is remembered (here in the session cookie).
   const showBotInfo = session.get('showBotInfoSection') ?? true
-  const [whoAmI, botInfo, models] = await Promise.all([
+  // TARGET says what Ask does first; the user's own choice (remembered in the session) wins.
+  const chosenMode = session.get('askMode')
+  const mode: AskMode = chosenMode === 'agent' || chosenMode === 'expert' ? chosenMode : getEnv().TARGET
+  const threadId = logIdOf(threadParam)
+  const [whoAmI, botInfo, models, recent, thread] = await Promise.all([
     getWhoAmI(api),
     mayReadBotInfo && showBotInfo ? getBotInfo(api) : Promise.resolve(null),
     // Without the model list the page still asks, the plain way.
@@ -72,13 +95,56 @@ export async function loader({ request }: LoaderFunctionArgs) {
       if (error instanceof ApiError) return NO_MODELS
       throw error
     }),
+    getRecentThreads(api).catch((error: unknown): Awaited<ReturnType<typeof getRecentThreads>> => {
+      if (error instanceof ApiError) return []
+      throw error
+    }),
+    threadId
+      ? getThread(api, threadId).catch((error: unknown) => {
+          if (isMissing(error)) return null
+          throw error
+        })
+      : Promise.resolve(null),
   ])
-  const base = { whoAmI, botInfo, mayReadBotInfo, showBotInfo, attempt, models }
-  const none = { ...base, answer: null, taskId: null, logId: null, isUnknownTask: false }
+  // End users get the sponsor's suggestions, not questions about running this product.
+  const shortcuts = whoAmI.query_shortcuts
+    .filter((shortcut) => shortcut.enabled && shortcut.query.trim())
+    .filter((shortcut) => role !== 'user' || !PRODUCT_GUIDE_SHORTCUTS.has(shortcut.query.trim()))
+    .map((shortcut) => shortcut.query)
+  const base = {
+    whoAmI: { bot_who_am_i: whoAmI.bot_who_am_i },
+    shortcuts,
+    botInfo,
+    mayReadBotInfo,
+    showBotInfo,
+    check,
+    models,
+    mode,
+    recent,
+    threadId: thread?.thread_id ?? null,
+    isUnknownThread: threadParam !== null && thread === null,
+  }
+  const turns: (RenderedAnswer & { task_id: string | null; status: string })[] = thread?.turns ?? []
+  const withEarlier = (answer: (RenderedAnswer & { status?: string; task_id?: string | null }) | null, extra: { taskId?: string | null; logId?: number | null } = {}) => ({
+    ...base,
+    answer,
+    taskId: extra.taskId ?? null,
+    logId: extra.logId ?? null,
+    isUnknownTask: false,
+    // The thread's turns before the one shown: what it follows on from.
+    earlier: answer?.log_id ? turns.filter((turn) => turn.log_id !== null && turn.log_id < answer.log_id!) : turns,
+  })
+  const none = { ...withEarlier(null), isUnknownTask: false }
   if (taskId !== null) {
     if (!isTaskId(taskId)) return json({ ...none, taskId, isUnknownTask: true })
+    if (check === 0) {
+      // The page a question's post leads to fetches nothing (SEED.md §4: the first check comes a second later); the
+      // thread, read for its earlier turns, already says whether this turn is done.
+      const turn = thread?.turns.find((item) => item.task_id === taskId) ?? null
+      return json(withEarlier(turn, { taskId }))
+    }
     try {
-      return json({ ...none, answer: await getAnswer(api, taskId), taskId })
+      return json(withEarlier(await getAnswer(api, taskId), { taskId }))
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return json({ ...none, taskId, isUnknownTask: true })
       throw error
@@ -88,33 +154,42 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const logId = logIdOf(logParam)
     if (logId === null) return json({ ...none, isUnknownTask: true })
     try {
-      return json({ ...none, answer: await getAnswerOfLog(api, logId), logId })
+      return json(withEarlier(await getAnswerOfLog(api, logId), { logId }))
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return json({ ...none, isUnknownTask: true })
+      if (isMissing(error)) return json({ ...none, isUnknownTask: true })
       throw error
     }
   }
-  return json(none)
+  // A thread by itself: its latest turn is the answer shown.
+  const latest = turns.at(-1) ?? null
+  return json(withEarlier(latest, { logId: latest?.log_id ?? null, taskId: null }))
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const intent = formData.get('intent')
+  if (intent === 'mode') {
+    const parsed = ModeForm.safeParse(Object.fromEntries(formData))
+    if (!parsed.success) throw badForm('The way to ask is a knowledge-base answer or the agent')
+    const session = await getSession(request)
+    session.set('askMode', parsed.data.mode)
+    return redirect('/ask', { headers: { 'Set-Cookie': await sessionStorage().commitSession(session) } })
+  }
   if (intent === 'toggleBotInfo') {
     const toggle = ToggleForm.safeParse(Object.fromEntries(formData))
     if (!toggle.success) throw badForm('The answer to come back to is not a text')
     const session = await getSession(request)
     session.set('showBotInfoSection', !(session.get('showBotInfoSection') ?? true))
-    return redirect(answerPath({ task: toggle.data.task, log: logIdOf(toggle.data.log) }), {
+    return redirect(answerPath({ thread: logIdOf(toggle.data.thread), task: toggle.data.task, log: logIdOf(toggle.data.log) }), {
       headers: { 'Set-Cookie': await sessionStorage().commitSession(session) },
     })
   }
   if (intent === 'feedback') {
     const parsed = FeedbackForm.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) throw badForm('Feedback needs a log, a choice and the answer to come back to')
+    if (!parsed.success) throw badForm('Feedback needs a log, a choice, a reason of at most 1000 characters and the answer to come back to')
     const back = answerPath(parsed.data)
     try {
-      await sendFeedback(await requireApiSession(request), parsed.data.log_id, parsed.data.feedback)
+      await sendFeedback(await requireApiSession(request), parsed.data.log_id, parsed.data.feedback, parsed.data.reason ?? '')
     } catch (error) {
       if (error instanceof ApiError) return redirectWithToast(request, back, { summary: 'Something went wrong', severity: 'error', message: error.message })
       throw error
@@ -135,12 +210,17 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const submission = parseAskForm(formData)
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
-  const { question, timezone, model } = submission.value
+  const { question, timezone, model, thread } = submission.value
   try {
-    const answer = await askQuestion(await requireApiSession(request), question, timezone, model || undefined)
+    const answer = await askQuestion(await requireApiSession(request), question, timezone, model || undefined, thread)
+    const isPending = answer.status === 'queued' || answer.status === 'running'
     // Post/redirect/get: the answer has its own address, so a reload never asks twice; #answer opens the page at it.
-    return redirect(`/ask?task=${encodeURIComponent(answer.task_id ?? '')}#answer`)
+    // A slow answer starts SEED.md's schedule at check 0, which waits a second before fetching again.
+    return redirect(answerPath({ thread: answer.thread_id ?? thread, task: answer.task_id, log: answer.log_id, check: isPending ? 0 : undefined }, '#answer'))
   } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && thread) {
+      return json({ result: submission.reply({ fieldErrors: { question: ['This conversation is no longer available. Start a new thread to ask.'] } }) }, { status: 400 })
+    }
     if (error instanceof ApiError && error.status === 400) {
       const fieldErrors = error.fieldErrors()
       const errors: Record<string, string[]> = fieldErrors.model ? { model: fieldErrors.model } : { question: fieldErrors.command ?? [error.message] }
@@ -151,17 +231,21 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AskRoute() {
-  const { whoAmI, botInfo, mayReadBotInfo, showBotInfo, models, answer, attempt, taskId, logId, isUnknownTask } = useLoaderData<typeof loader>()
+  const data = useLoaderData<typeof loader>()
+  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, mode, recent, threadId, isUnknownThread } = data
+  const earlier = data.earlier as RenderedAnswer[]
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const navigate = useNavigate()
   const submit = useSubmit()
   const location = useLocation()
+  const isHydrated = useIsHydrated()
   // The streamed answer belongs to the address it was asked from; any other address shows its own answer.
   const [streamLocation, setStreamLocation] = useState<string | null>(null)
   const { stream, start } = useAnswerStream((finished) => {
-    // The answer is logged once its stream closes: give it its address, so a reload shows it and its forms come back.
-    if (finished.phase === 'complete' && finished.answer?.log_id) navigate(`/ask?log=${finished.answer.log_id}`, { replace: true, preventScrollReset: true })
+    // The answer is logged once its stream closes: give it its address (in its thread), so a reload shows it and its forms come back.
+    const done = finished.answer
+    if (finished.phase === 'complete' && done?.log_id) navigate(answerPath({ thread: done.thread_id, log: done.log_id }), { replace: true, preventScrollReset: true })
   })
   const shownStream = stream && streamLocation === location.key ? stream : null
   const isAsking = (navigation.state === 'submitting' && navigation.formAction === '/ask' && navigation.formData?.get('intent') === null) || shownStream?.phase === 'writing'
@@ -174,10 +258,10 @@ export default function AskRoute() {
     // attributes catch the obvious cases before a round trip.
     shouldValidate: 'onSubmit',
   })
-  const shortcuts = whoAmI.query_shortcuts.filter((shortcut) => shortcut.enabled && shortcut.query.trim())
   const isPending = answer && (answer.status === 'queued' || answer.status === 'running')
   const offersModels = models.multiple_model && models.models.length > 0
-  const address: AnswerAddress | null = taskId && isTaskId(taskId) ? { task: taskId } : logId ? { log: logId } : null
+  const address: AnswerAddress | null = taskId && isTaskId(taskId) ? { task: taskId, thread: threadId } : logId ? { log: logId, thread: threadId } : null
+  const isFollowUp = threadId !== null && !isUnknownThread
 
   /** With a language model, the question streams; anything the stream refuses goes the plain way (form post). */
   function askByStream(event: FormEvent<HTMLFormElement>) {
@@ -196,31 +280,42 @@ export default function AskRoute() {
     })
   }
 
+  /** With scripts, Enter sends the question and Shift+Enter adds a line (without them, Enter adds a line). */
+  function sendOnEnter(event: KeyboardEvent<HTMLFormElement>) {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing || !(event.target instanceof HTMLTextAreaElement)) return
+    event.preventDefault()
+    event.currentTarget.requestSubmit()
+  }
+
   let answerSection: ReactNode = null
   if (shownStream) {
     answerSection = (
       <AnswerSection focusKey={`stream:${shownStream.id}`} isBusy={shownStream.phase === 'writing'}>
-        <StreamedAnswerView stream={shownStream} />
+        <StreamedAnswerView stream={shownStream} thread={threadId} />
       </AnswerSection>
     )
-  } else if (isUnknownTask) {
+  } else if (isUnknownTask || isUnknownThread) {
     answerSection = (
       <AnswerSection focusKey={`unknown:${taskId ?? ''}`}>
-        <p>That answer is no longer available. Ask the question again.</p>
+        <p>{isUnknownThread ? 'That conversation is not available. Start a new thread to ask.' : 'That answer is no longer available. Ask the question again.'}</p>
       </AnswerSection>
     )
-  } else if (isPending && taskId) {
+  } else if ((isPending || (!answer && check === 0)) && taskId) {
+    const next = check === null ? null : nextAnswerCheck(check)
+    const checkAgain = answerPath({ thread: threadId, task: taskId }, '#answer')
     answerSection = (
       <AnswerSection focusKey={`task:${taskId}`} isBusy>
-        {answer.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
-        {attempt < MAX_ANSWER_TRIES ? (
+        {answer?.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
+        {next ? (
           <>
-            <p>Still working on your answer… (check {attempt} of {MAX_ANSWER_TRIES})</p>
-            <PollAgain seconds={attempt} url={`/ask?task=${encodeURIComponent(taskId)}&attempt=${attempt + 1}#answer`} />
+            <p>
+              Still working on your answer…{check ? ` (check ${check} of ${MAX_ANSWER_TRIES})` : ''}
+            </p>
+            <PollAgain seconds={next.waitSeconds} url={answerPath({ thread: threadId, task: taskId, check: next.check }, '#answer')} />
           </>
         ) : (
           <p>
-            The answer is taking longer than expected. <Link to={`/ask?task=${encodeURIComponent(taskId)}#answer`}>Check again</Link>
+            The answer is taking longer than expected. <Link to={checkAgain}>Check again</Link>
           </p>
         )}
       </AnswerSection>
@@ -236,67 +331,114 @@ export default function AskRoute() {
   return (
     <>
       <section className={layout.card} aria-labelledby="ask-heading">
-        <h1 id="ask-heading">Ask</h1>
-        <p className={layout.muted}>{whoAmI.bot_who_am_i}</p>
-        <Form method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream}>
-          <input type="hidden" name="timezone" value={timezone} />
-          <TextField
-            label="Question"
-            name={fields.question.name}
-            id={fields.question.id}
-            defaultValue={typeof fields.question.initialValue === 'string' ? fields.question.initialValue : (answer?.command ?? undefined)}
-            errors={fields.question.errors}
-            isRequired
-            isMultiline
-            rows={3}
-            maxLength={QUESTION_MAX_LENGTH}
-          />
-          {offersModels ? (
-            <div className={controls.field}>
-              <label htmlFor="ask-model" className={controls.label}>
-                Model
-              </label>
-              <select
-                id="ask-model"
-                name="model"
-                className={askStyles.modelSelect}
-                defaultValue={typeof fields.model.initialValue === 'string' ? fields.model.initialValue : ''}
-                aria-invalid={fields.model.errors?.length ? true : undefined}
-                aria-describedby={fields.model.errors?.length ? 'ask-model-error' : undefined}
-              >
-                <option value="">{models.default_model ? `Default model (${models.default_model})` : 'Default model'}</option>
-                {models.models.map((model) => (
-                  <option key={model} value={model}>
-                    {model}
-                  </option>
-                ))}
-              </select>
-              {fields.model.errors?.length ? (
-                <p id="ask-model-error" className={controls.error} role="alert">
-                  {fields.model.errors.join(' ')}
-                </p>
-              ) : null}
-            </div>
+        <div className={askStyles.askBar}>
+          <h1 id="ask-heading" style={{ margin: 0 }}>
+            Ask
+          </h1>
+          {threadId !== null || isUnknownThread ? (
+            <Link to="/ask" className={controls.button} data-variant="secondary">
+              New thread
+            </Link>
           ) : null}
-          <Button isDisabled={isAsking}>{isAsking ? 'Asking…' : 'Ask'}</Button>
+        </div>
+        <p className={layout.muted}>{whoAmI.bot_who_am_i}</p>
+        <Form method="post" action="/ask" className={askStyles.modeSwitch} aria-label="Way to ask">
+          <input type="hidden" name="intent" value="mode" />
+          <span className={layout.muted}>Ask for:</span>
+          {(
+            [
+              ['expert', 'An answer from the knowledge base'],
+              ['agent', 'The agent'],
+            ] as const
+          ).map(([value, label]) => (
+            <button key={value} type="submit" name="mode" value={value} className={controls.button} data-variant={mode === value ? 'primary' : 'secondary'} aria-pressed={mode === value}>
+              {label}
+            </button>
+          ))}
         </Form>
+        {mode === 'agent' ? (
+          <Form method="post" action="/agent" aria-label="Run the agent">
+            <input type="hidden" name="intent" value="run" />
+            <TextField
+              label="Command"
+              name="command"
+              id="ask-command"
+              isRequired
+              isMultiline
+              rows={3}
+              maxLength={QUESTION_MAX_LENGTH}
+              description="The agent plans, searches the knowledge base, checks its evidence and answers on the Agent screen."
+            />
+            <Button>Run agent</Button>
+          </Form>
+        ) : (
+          <Form method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
+            <input type="hidden" name="timezone" value={timezone} />
+            {isFollowUp ? <input type="hidden" name="thread" value={threadId} /> : null}
+            <TextField
+              label={isFollowUp ? 'Follow-up question' : 'Question'}
+              name={fields.question.name}
+              id={fields.question.id}
+              defaultValue={typeof fields.question.initialValue === 'string' ? fields.question.initialValue : undefined}
+              errors={fields.question.errors}
+              description={isHydrated ? 'Enter sends the question; Shift+Enter adds a line.' : undefined}
+              isRequired
+              isMultiline
+              rows={3}
+              maxLength={QUESTION_MAX_LENGTH}
+            />
+            {offersModels ? (
+              <div className={controls.field}>
+                <label htmlFor="ask-model" className={controls.label}>
+                  Model
+                </label>
+                <select
+                  id="ask-model"
+                  name="model"
+                  className={askStyles.modelSelect}
+                  defaultValue={typeof fields.model.initialValue === 'string' ? fields.model.initialValue : ''}
+                  aria-invalid={fields.model.errors?.length ? true : undefined}
+                  aria-describedby={fields.model.errors?.length ? 'ask-model-error' : undefined}
+                >
+                  <option value="">{models.default_model ? `Default model (${models.default_model})` : 'Default model'}</option>
+                  {models.models.map((model) => (
+                    <option key={model} value={model}>
+                      {model}
+                    </option>
+                  ))}
+                </select>
+                {fields.model.errors?.length ? (
+                  <p id="ask-model-error" className={controls.error} role="alert">
+                    {fields.model.errors.join(' ')}
+                  </p>
+                ) : null}
+              </div>
+            ) : null}
+            <Button isDisabled={isAsking}>{isAsking ? 'Asking…' : 'Ask'}</Button>
+          </Form>
+        )}
       </section>
 
       {answerSection}
 
-      {shortcuts.length ? (
+      {/* While a follow-up streams, the answer it follows joins the earlier turns. */}
+      <EarlierTurns turns={shownStream && answer && isFollowUp ? [...earlier, answer] : earlier} />
+
+      {shortcuts.length && mode === 'expert' ? (
         <section className={layout.card}>
           <Form method="post" action="/ask" className={layout.toolbar} style={{ marginBottom: 0 }} aria-label="Query shortcuts" onSubmit={askByStream}>
             <input type="hidden" name="timezone" value={timezone} />
             <span className={layout.muted}>Try:</span>
-            {shortcuts.map((shortcut) => (
-              <Button key={shortcut.query} name="question" value={shortcut.query} variant="secondary" isDisabled={isAsking}>
-                {shortcut.query}
+            {shortcuts.map((query) => (
+              <Button key={query} name="question" value={query} variant="secondary" isDisabled={isAsking}>
+                {query}
               </Button>
             ))}
           </Form>
         </section>
       ) : null}
+
+      <RecentThreads threads={recent} currentThread={threadId} />
 
       {mayReadBotInfo ? (
         <section className={layout.card} aria-labelledby="bot-info-heading">
@@ -307,6 +449,7 @@ export default function AskRoute() {
             <input type="hidden" name="intent" value="toggleBotInfo" />
             {taskId ? <input type="hidden" name="task" value={taskId} /> : null}
             {logId ? <input type="hidden" name="log" value={logId} /> : null}
+            {threadId ? <input type="hidden" name="thread" value={threadId} /> : null}
             <Button variant="secondary">{showBotInfo ? 'Hide bot info' : 'Show bot info'}</Button>
           </Form>
           {showBotInfo && botInfo ? (
@@ -353,9 +496,9 @@ function AnswerSection({ focusKey, isBusy = false, children }: { focusKey: strin
 }
 
 /** An answer as it streams: its words as they arrive (read out politely), then the complete answer in their place. */
-function StreamedAnswerView({ stream }: { stream: AnswerStream }) {
+function StreamedAnswerView({ stream, thread }: { stream: AnswerStream; thread: number | null }) {
   if (stream.phase === 'complete' && stream.answer) {
-    return <AnswerContent answer={stream.answer} address={stream.answer.log_id ? { log: stream.answer.log_id } : null} />
+    return <AnswerContent answer={stream.answer} address={stream.answer.log_id ? { log: stream.answer.log_id, thread: stream.answer.thread_id ?? thread } : null} />
   }
   return (
     <>

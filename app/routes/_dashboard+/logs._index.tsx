@@ -1,23 +1,62 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import type { z } from 'zod'
-import { LogStatusFilter, PAGE_SIZE_LOGS, type QueryLog } from '../../../contracts/query-logs'
+import { LogSortField, LogStatusFilter, PAGE_SIZE_LOGS, type LogFilters, type QueryLog } from '../../../contracts/query-logs'
+import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
-import { readInteger } from '~/components/data-table/table-url'
+import { DateInput } from '~/components/data-table/date-input'
+import { SortHeader, type Sort } from '~/components/data-table/sort-header'
+import { activeFilters, hrefWith, modeParamOf, parseFilterDate, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { CsvDownloadLink } from '~/components/logs/csv-download-link'
 import { mergeLogs } from '~/components/logs/merge-logs'
-import { StatusFilter } from '~/components/logs/status-filter'
+import { LOG_STATUS_LABELS } from '~/components/logs/status-filter'
 import { useHydrated } from '~/components/logs/use-hydrated'
-import type { ApiSession } from '~/models/api.server'
-import { listQueryLogs } from '~/models/query-logs.server'
+import { ApiError, type ApiSession } from '~/models/api.server'
+import { listQueryLogs, type LogsTableQuery } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { screenMeta } from '~/sponsors/meta'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Logs')
+
+/** The logs table's filterable columns (contracts/query-logs.ts: LOG_FILTER_COLUMNS). */
+const FILTER_COLUMNS = [
+  { field: 'command', label: 'Question', kind: 'text' },
+  { field: 'username', label: 'User', kind: 'text' },
+  { field: 'id', label: 'Id', kind: 'numeric' },
+  { field: 'timestamp', label: 'Asked', kind: 'date' },
+] as const satisfies readonly FilterColumn[]
+
+/** Parameters that choose which logs are listed (not where the list starts): a change starts the list again. */
+const TABLE_PARAMS = ['status', 'q', 'from', 'to', 'sortField', 'sortOrder', ...FILTER_COLUMNS.flatMap((column) => [column.field, modeParamOf(column.field)])]
+
+/** The table's state from the URL; values the backend would refuse are reported beside their field instead of sent. */
+function readTableState(search: URLSearchParams) {
+  const status = LogStatusFilter.catch('all').parse(search.get('status') ?? 'all')
+  const parsedSort = LogSortField.safeParse(search.get('sortField'))
+  const sort = { field: parsedSort.success ? parsedSort.data : 'id', order: search.get('sortOrder') === '1' ? 1 : -1 } as Sort
+  const text = { q: (search.get('q') ?? '').trim().slice(0, 500), from: (search.get('from') ?? '').trim(), to: (search.get('to') ?? '').trim() }
+  const filterValues = readColumnFilters(search, FILTER_COLUMNS)
+  const { filters, errors } = toBackendFilters(filterValues, FILTER_COLUMNS)
+  const from = text.from ? parseFilterDate(text.from) : null
+  const to = text.to ? parseFilterDate(text.to) : null
+  if (text.from && !from) errors.from = 'Enter a date as mm/dd/yyyy'
+  if (text.to && !to) errors.to = 'Enter a date as mm/dd/yyyy'
+  if (from && to && from > to) errors.to = 'The end of the range is before its start'
+  const query: LogsTableQuery = {
+    q: text.q || undefined,
+    from: from && !errors.to ? from : undefined,
+    to: to && !errors.to ? to : undefined,
+    filters: filters as LogFilters,
+    sortField: sort.field as z.infer<typeof LogSortField>,
+    sortOrder: sort.order,
+  }
+  const isFiltered = Boolean(text.q || text.from || text.to) || Object.keys(activeFilters(filterValues)).length > 0
+  return { status, sort, text, filterValues, errors, query, isFiltered }
+}
 
 /** How far `?through=` reaches: 20 pages of 50. Beyond it the list goes on page by page with `?last_id=`. */
 const MAX_ACCUMULATED_PAGES = 20
@@ -32,55 +71,93 @@ const MAX_ACCUMULATED_PAGES = 20
  *   walks the pages by last_id and de-duplicates like the client does.
  * Changing the status drops `through`/`last_id`, so the list starts again.
  */
-async function loadThrough(api: ApiSession, status: z.infer<typeof LogStatusFilter>, through: number) {
+async function loadThrough(api: ApiSession, status: z.infer<typeof LogStatusFilter>, query: LogsTableQuery, through: number) {
   const pages: QueryLog[][] = []
   let cursor: number | undefined
   let isBackendExhausted = false
+  // "After T" is by position in the table's order; if T has gone from the list, by id in that order.
+  const followers = (logs: QueryLog[]) => {
+    const position = logs.findIndex((log) => log.id === through)
+    if (position >= 0) return logs.slice(position + 1)
+    return logs.filter((log) => (query.sortOrder === 1 ? log.id > through : log.id < through))
+  }
   for (let count = 0; count < MAX_ACCUMULATED_PAGES; count++) {
-    const page = await listQueryLogs(api, { limit: PAGE_SIZE_LOGS, lastId: cursor, status })
+    const page = await listQueryLogs(api, { limit: PAGE_SIZE_LOGS, lastId: cursor, status, ...query })
     pages.push(page.result)
     if (page.result.length < PAGE_SIZE_LOGS || page.last_id === null) {
       isBackendExhausted = true
       break
     }
     cursor = page.last_id
-    if (pages.flat().filter((log) => log.id < through).length >= PAGE_SIZE_LOGS) break
+    if (followers(mergeLogs(...pages)).length >= PAGE_SIZE_LOGS) break
   }
   const all = mergeLogs(...pages)
-  const older = all.filter((log) => log.id < through)
-  const logs = [...all.filter((log) => log.id >= through), ...older.slice(0, PAGE_SIZE_LOGS)]
+  const older = followers(all)
+  const olderIds = new Set(older.map((log) => log.id))
+  const logs = [...all.filter((log) => !olderIds.has(log.id)), ...older.slice(0, PAGE_SIZE_LOGS)]
   const isCapped = !isBackendExhausted && older.length === 0
   return { logs, hasMore: !isBackendExhausted || older.length > PAGE_SIZE_LOGS, isCapped }
 }
 
+/**
+ * The address without what matches everything: a GET form sends every field, empty or not, so `?q=&from=&…` becomes
+ * the plain address of the same list (null when it already is one).
+ */
+function cleanedSearch(search: URLSearchParams): string | null {
+  const cleaned = new URLSearchParams()
+  for (const [name, value] of search) {
+    const isEmptyMode = name.endsWith('_mode') && !search.get(name.slice(0, -'_mode'.length))
+    if ((value === '' && name !== 'index') || isEmptyMode || (name === 'status' && value === 'all')) continue
+    cleaned.append(name, value)
+  }
+  return cleaned.toString() === search.toString() ? null : cleaned.toString()
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams
-  const status = LogStatusFilter.catch('all').parse(search.get('status') ?? 'all')
+  const cleaned = cleanedSearch(search)
+  if (cleaned !== null) throw redirect(cleaned ? `/logs?${cleaned}` : '/logs')
+  const { status, sort, text, filterValues, errors, query, isFiltered } = readTableState(search)
   const lastId = readInteger(search, 'last_id', 0) || null
   const through = readInteger(search, 'through', 0) || null
   const api = await requireApiSession(request)
-  if (lastId) {
-    const page = await listQueryLogs(api, { limit: PAGE_SIZE_LOGS, lastId, status })
-    return json({ status, lastId, through: null, logs: page.result, hasMore: page.result.length === PAGE_SIZE_LOGS, isCapped: false })
+  const state = { status, sort, text, filterValues, isFiltered }
+  try {
+    if (lastId) {
+      const page = await listQueryLogs(api, { limit: PAGE_SIZE_LOGS, lastId, status, ...query })
+      return json({ ...state, errors, lastId, through: null, logs: page.result, hasMore: page.result.length === PAGE_SIZE_LOGS, isCapped: false })
+    }
+    if (through) return json({ ...state, errors, lastId: null, through, ...(await loadThrough(api, status, query, through)) })
+    const page = await listQueryLogs(api, { limit: PAGE_SIZE_LOGS, status, ...query })
+    return json({ ...state, errors, lastId: null, through: null, logs: page.result, hasMore: page.result.length === PAGE_SIZE_LOGS, isCapped: false })
+  } catch (error) {
+    // A filter the backend refuses is shown beside its field, over an empty list.
+    if (!(error instanceof ApiError) || error.status !== 400) throw error
+    const fieldErrors = error.fieldErrors()
+    const shown: Record<string, string> = { ...errors }
+    for (const field of [...FILTER_COLUMNS.map((column) => column.field), 'q', 'from', 'to']) {
+      const message = (fieldErrors[`filters.${field}`] ?? fieldErrors[field])?.join(' ')
+      if (message) shown[field] = message
+    }
+    if (Object.keys(shown).length === 0) shown.q = error.message
+    return json({ ...state, errors: shown, lastId: null, through: null, logs: [] as QueryLog[], hasMore: false, isCapped: false }, { status: 400 })
   }
-  if (through) return json({ status, lastId: null, through, ...(await loadThrough(api, status, through)) })
-  const page = await listQueryLogs(api, { limit: PAGE_SIZE_LOGS, status })
-  return json({ status, lastId: null, through: null, logs: page.result, hasMore: page.result.length === PAGE_SIZE_LOGS, isCapped: false })
 }
 
 type LogsData = ReturnType<typeof useLoaderData<typeof loader>>
 
 export default function LogsRoute() {
   const data = useLoaderData<typeof loader>()
+  const location = useLocation()
+  // The list's identity: which logs, in which order, from where. A change drops the pages appended with scripts on.
+  const params = new URLSearchParams(location.search)
+  const listKey = TABLE_PARAMS.map((name) => params.get(name) ?? '').join('|')
   return (
     <>
       <section className={layout.card} aria-labelledby="logs-heading">
         <h1 id="logs-heading">Logs</h1>
-        <div className={layout.toolbar}>
-          <StatusFilter key={data.status} status={data.status} />
-        </div>
-        {/* A new status or a new starting point starts a new list: the pages appended with scripts on are dropped. */}
-        <LogsList key={`${data.status}|${data.lastId ?? ''}|${data.through ?? ''}`} data={data} />
+        <LogsFilters key={location.search} data={data} />
+        <LogsList key={`${listKey}|${data.lastId ?? ''}|${data.through ?? ''}`} data={data} />
       </section>
       <section className={layout.card} aria-labelledby="downloads-heading">
         <h2 id="downloads-heading">Downloads</h2>
@@ -109,6 +186,80 @@ interface AppendedPage {
   hasMore: boolean
 }
 
+/**
+ * One GET form for everything that chooses the logs: status, a search of questions and answers, a date range and the
+ * column filters; the sort is kept. With scripts on a new status applies at once. On a phone it folds away.
+ */
+function LogsFilters({ data }: { data: LogsData }) {
+  const location = useLocation()
+  const submit = useSubmit()
+  const keep: Record<string, string | number> = data.sort.field !== 'id' || data.sort.order !== -1 ? { sortField: data.sort.field, sortOrder: data.sort.order } : {}
+  const clearHref = hrefWith('/logs', location.search, Object.fromEntries(TABLE_PARAMS.filter((name) => name !== 'sortField' && name !== 'sortOrder').map((name) => [name, null]).concat([['last_id', null], ['through', null]])))
+  const extraActive = [data.status !== 'all', data.text.q, data.text.from, data.text.to].filter(Boolean).length
+  const errorOf = (field: string) =>
+    data.errors[field] ? (
+      <span id={`filter-${field}-error`} role="alert">
+        {data.errors[field]}
+      </span>
+    ) : null
+  return (
+    <ColumnFilters
+      label="Filter logs"
+      action="/logs"
+      columns={FILTER_COLUMNS}
+      values={data.filterValues}
+      keep={keep}
+      clearHref={clearHref}
+      errors={data.errors}
+      extraActiveCount={extraActive}
+    >
+      <div className={table.filterColumn}>
+        <label htmlFor="log-status" className={table.filterLabel}>
+          Status
+        </label>
+        <select id="log-status" name="status" defaultValue={data.status} className={table.control} onChange={(event) => submit(event.currentTarget.form)}>
+          {LogStatusFilter.options.map((option) => (
+            <option key={option} value={option}>
+              {LOG_STATUS_LABELS[option]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={table.filterColumn}>
+        <label htmlFor="filter-q" className={table.filterLabel}>
+          Search
+        </label>
+        <input
+          id="filter-q"
+          name="q"
+          type="search"
+          maxLength={500}
+          defaultValue={data.text.q}
+          placeholder="Words in the question or answer"
+          className={table.control}
+          aria-invalid={data.errors.q ? true : undefined}
+          aria-describedby={data.errors.q ? 'filter-q-error' : undefined}
+        />
+        {errorOf('q')}
+      </div>
+      <div className={table.filterColumn}>
+        <label htmlFor="filter-from" className={table.filterLabel}>
+          From
+        </label>
+        <DateInput id="filter-from" name="from" label="From" defaultValue={data.text.from} isInvalid={Boolean(data.errors.from)} describedBy={data.errors.from ? 'filter-from-error' : undefined} />
+        {errorOf('from')}
+      </div>
+      <div className={table.filterColumn}>
+        <label htmlFor="filter-to" className={table.filterLabel}>
+          To
+        </label>
+        <DateInput id="filter-to" name="to" label="To" defaultValue={data.text.to} isInvalid={Boolean(data.errors.to)} describedBy={data.errors.to ? 'filter-to-error' : undefined} />
+        {errorOf('to')}
+      </div>
+    </ColumnFilters>
+  )
+}
+
 function LogsList({ data }: { data: LogsData }) {
   const fetcher = useFetcher<typeof loader>()
   const navigation = useNavigation()
@@ -121,7 +272,7 @@ function LogsList({ data }: { data: LogsData }) {
     if (!page?.lastId) return
     setPages((previous) =>
       [...previous.filter((entry) => entry.afterId !== page.lastId), { afterId: page.lastId!, logs: page.logs, hasMore: page.hasMore }].sort(
-        (a, b) => b.afterId - a.afterId,
+        (a, b) => (data.sort.order === 1 ? a.afterId - b.afterId : b.afterId - a.afterId),
       ),
     )
   }, [fetcher.data])
@@ -129,28 +280,30 @@ function LogsList({ data }: { data: LogsData }) {
   const logs = mergeLogs(data.logs, ...pages.map((page) => page.logs))
   const hasMore = pages.length ? pages[pages.length - 1].hasMore : data.hasMore
   const oldestId = logs.length ? logs[logs.length - 1].id : null
-  const statusParam = `status=${encodeURIComponent(data.status)}`
+  const location = useLocation()
+  const listHref = (changes: Record<string, string | number | null>) => hrefWith('/logs', location.search, { last_id: null, through: null, ...changes })
+  const sortHref = (next: Sort) => listHref({ sortField: next.field, sortOrder: next.order })
   const isLoadingMore = fetcher.state === 'loading'
   const isLoading = navigation.state === 'loading' && navigation.location.pathname === '/logs'
 
-  const loadMoreHref = data.isCapped ? `/logs?${statusParam}&last_id=${oldestId}` : `/logs?${statusParam}&through=${oldestId}`
+  const loadMoreHref = data.isCapped ? listHref({ last_id: oldestId }) : listHref({ through: oldestId })
   return (
     <>
       <p className={layout.muted} role="status">
-        {logs.length === 0 ? 'No logs' : `Showing ${logs.length} log${logs.length === 1 ? '' : 's'}`}
-        {data.status === 'all' ? '' : ` (${data.status})`}
+        {logs.length === 0 ? 'No logs' : `Showing ${logs.length} ${data.isFiltered ? 'matching ' : ''}log${logs.length === 1 ? '' : 's'}`}
+        {data.status === 'all' ? '' : ` (${LOG_STATUS_LABELS[data.status].toLowerCase()})`}
         {data.lastId ? `, older than log ${data.lastId}` : ''}
       </p>
       <div className={table.tableWrap} aria-busy={isLoading || isLoadingMore || undefined} role="region" aria-label="Query logs" tabIndex={0}>
         <table aria-label="Query logs">
           <thead>
             <tr>
-              <th scope="col">Id</th>
+              <SortHeader label="Id" field="id" sort={data.sort} hrefFor={sortHref} />
               <th scope="col">Question</th>
               <th scope="col">Status</th>
               <th scope="col">Feedback</th>
               <th scope="col">Comments</th>
-              <th scope="col">Asked</th>
+              <SortHeader label="Asked" field="timestamp" sort={data.sort} hrefFor={sortHref} />
             </tr>
           </thead>
           <tbody>
@@ -174,14 +327,14 @@ function LogsList({ data }: { data: LogsData }) {
             ))}
             {logs.length === 0 ? (
               <tr>
-                <td colSpan={6}>No logs {data.lastId ? 'older than these' : 'yet'}.</td>
+                <td colSpan={6}>{data.lastId ? 'No more logs after these.' : data.isFiltered || data.status !== 'all' ? 'No logs match these filters.' : 'No logs yet.'}</td>
               </tr>
             ) : null}
           </tbody>
         </table>
       </div>
       <nav className={table.pager} aria-label="Logs pages">
-        {data.lastId || data.through ? <Link to={`/logs?${statusParam}`}>Newest</Link> : null}
+        {data.lastId || data.through ? <Link to={listHref({})}>{data.sort.order === 1 ? 'Oldest' : 'Newest'}</Link> : null}
         {hasMore && oldestId ? (
           <Link
             to={loadMoreHref}
@@ -191,7 +344,7 @@ function LogsList({ data }: { data: LogsData }) {
               // With scripts on, fetch only the next page and append it; the link is the scripts-off fallback.
               if (!isHydrated || data.isCapped) return
               event.preventDefault()
-              if (!isLoadingMore) fetcher.load(`/logs?index&${statusParam}&last_id=${oldestId}`)
+              if (!isLoadingMore) fetcher.load(`${listHref({ last_id: oldestId })}&index`)
             }}
           >
             {isLoadingMore ? 'Loading…' : 'Load more'}

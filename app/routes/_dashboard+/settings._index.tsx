@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { SearchType, type BotSettings } from '../../../contracts/settings'
+import { HybridFusion, SearchType, type BotSettings } from '../../../contracts/settings'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormErrors } from '~/components/settings/failure-message'
 import { toConformErrors } from '~/components/settings/form-errors'
@@ -24,6 +24,8 @@ import { readFormData } from '~/utils/form.server'
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Bot settings · Settings')
 
 const text = (label: string, max: number) => z.string().max(max, `${label} is at most ${max} characters`).default('')
+const ZERO_TO_ONE = 'Please enter a number from 0 to 1'
+const zeroToOne = () => z.number({ error: ZERO_TO_ONE }).min(0, ZERO_TO_ONE).max(1, ZERO_TO_ONE)
 
 /** Every bot setting of SEED.md §3; the switches post 'true'/'false' (SEED.md §5). */
 const BotSettingsForm = z.object({
@@ -41,6 +43,10 @@ const BotSettingsForm = z.object({
     .min(1, 'Please enter a whole number from 1 to 20')
     .max(20, 'Please enter a whole number from 1 to 20'),
   score_threshold: z.number({ error: 'Please enter a number of 0 or more' }).min(0, 'Please enter a number of 0 or more'),
+  hybrid_fusion: HybridFusion,
+  hybrid_keyword_weight: zeroToOne(),
+  hybrid_vector_weight: zeroToOne(),
+  mmr_lambda: zeroToOne(),
   semantic_firewall: PostedBoolean,
   multiple_model: PostedBoolean,
   query_shortcuts: z.array(z.object({ enabled: PostedBoolean, query: text('A shortcut', 500) })).length(3),
@@ -49,6 +55,11 @@ const BotSettingsForm = z.object({
   template_bot_language: text('The template language', 100),
   template_context: text('The template context', 10000),
   template_query: text('The template query', 10000),
+}).superRefine((settings, context) => {
+  // Hybrid search adds the two weighted lists: with both weights at 0 nothing would rank.
+  if (settings.hybrid_keyword_weight === 0 && settings.hybrid_vector_weight === 0) {
+    context.addIssue({ code: 'custom', path: ['hybrid_vector_weight'], message: 'The keyword and vector weights cannot both be 0' })
+  }
 })
 
 const SEARCH_TYPES = [
@@ -56,6 +67,11 @@ const SEARCH_TYPES = [
   { value: 'vector', label: 'Vector (embeddings)' },
   { value: 'hybrid', label: 'Hybrid (rank fusion)' },
   { value: 'mmr', label: 'MMR (diverse sources)' },
+] as const
+
+const HYBRID_FUSIONS = [
+  { value: 'weighted', label: 'Weighted scores' },
+  { value: 'rrf', label: 'Reciprocal rank fusion (RRF)' },
 ] as const
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -83,6 +99,9 @@ function toFormValues(settings: BotSettings) {
     ...settings,
     num_sources_k: String(settings.num_sources_k),
     score_threshold: String(settings.score_threshold),
+    hybrid_keyword_weight: String(settings.hybrid_keyword_weight),
+    hybrid_vector_weight: String(settings.hybrid_vector_weight),
+    mmr_lambda: String(settings.mmr_lambda),
     semantic_firewall: String(settings.semantic_firewall),
     multiple_model: String(settings.multiple_model),
     query_shortcuts: settings.query_shortcuts.map((shortcut) => ({ enabled: String(shortcut.enabled), query: shortcut.query })),
@@ -203,6 +222,58 @@ export default function BotSettingsRoute() {
           ) : (
             <input type="hidden" name={fields.multiple_model.name} value={value(fields.multiple_model)} />
           )}
+        </fieldset>
+
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>Hybrid and MMR search</legend>
+          <p>Used when the search type is Hybrid or MMR, which need an embeddings model.</p>
+          <div className={styles.grid}>
+            <Select
+              label="Hybrid fusion"
+              name={fields.hybrid_fusion.name}
+              id={fields.hybrid_fusion.id}
+              options={HYBRID_FUSIONS}
+              defaultValue={value(fields.hybrid_fusion)}
+              errors={fields.hybrid_fusion.errors}
+              description="How the keyword and vector results are merged."
+            />
+            <NumberField
+              label="Keyword weight"
+              name={fields.hybrid_keyword_weight.name}
+              id={fields.hybrid_keyword_weight.id}
+              defaultValue={value(fields.hybrid_keyword_weight)}
+              errors={fields.hybrid_keyword_weight.errors}
+              min={0}
+              max={1}
+              step="any"
+              isRequired
+              description="Share of the keyword results in hybrid search (0 to 1)."
+            />
+            <NumberField
+              label="Vector weight"
+              name={fields.hybrid_vector_weight.name}
+              id={fields.hybrid_vector_weight.id}
+              defaultValue={value(fields.hybrid_vector_weight)}
+              errors={fields.hybrid_vector_weight.errors}
+              min={0}
+              max={1}
+              step="any"
+              isRequired
+              description="Share of the vector results in hybrid search (0 to 1)."
+            />
+            <NumberField
+              label="MMR relevance (λ)"
+              name={fields.mmr_lambda.name}
+              id={fields.mmr_lambda.id}
+              defaultValue={value(fields.mmr_lambda)}
+              errors={fields.mmr_lambda.errors}
+              min={0}
+              max={1}
+              step="any"
+              isRequired
+              description="From 0 (most diverse sources) to 1 (most relevant)."
+            />
+          </div>
         </fieldset>
 
         <fieldset className={styles.fieldset}>

@@ -43,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!(error instanceof ApiError)) throw error
     return json({ result: submission.reply(templateFailureReply(error, 'Cannot update template')) }, { status: error.status })
   }
-  return redirectWithToast(request, '/settings/templates', { summary: 'All Ok', message: 'Template updated' })
+  return redirectWithToast(request, '/settings/templates', { summary: 'Success', message: 'Template updated' })
 }
 
 export default function EditTemplateRoute() {

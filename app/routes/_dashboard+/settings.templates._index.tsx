@@ -44,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(error instanceof ApiError)) throw error
     return redirectWithToast(request, '/settings/templates', { severity: 'error', ...toFailure(error, 'Cannot delete template') })
   }
-  return redirectWithToast(request, '/settings/templates', { summary: 'All Ok', message: 'Template deleted' })
+  return redirectWithToast(request, '/settings/templates', { summary: 'Success', message: 'Template deleted' })
 }
 
 export default function TemplatesRoute() {

@@ -24,7 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(error instanceof ApiError)) throw error
     return json({ result: submission.reply(templateFailureReply(error, 'Cannot create template')) }, { status: error.status })
   }
-  return redirectWithToast(request, '/settings/templates', { summary: 'All Ok', message: 'Template added' })
+  return redirectWithToast(request, '/settings/templates', { summary: 'Success', message: 'Template added' })
 }
 
 export default function NewTemplateRoute() {

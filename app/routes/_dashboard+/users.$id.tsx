@@ -16,6 +16,8 @@ import { Select, useIsHydrated } from '~/components/ui/select'
 import { fieldProps, TextField } from '~/components/ui/text-field'
 import { ApiError, type ApiSession } from '~/models/api.server'
 import { getUser, listGroups, listOrganizations, updateUser } from '~/models/users.server'
+import { AccountActions, ACCOUNT_INTENTS } from '~/components/administration/account-actions'
+import { accountAction } from '~/components/administration/account-actions.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
@@ -95,7 +97,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = userId(params)
   const formData = await readFormData(request)
   const session = await requireApiSession(request)
-  if (formData.get('intent') === 'groups') {
+  const intent = formData.get('intent')
+  // Disable or enable, a new password, a reset link: forms of their own below the edit form.
+  if (typeof intent === 'string' && (ACCOUNT_INTENTS as readonly string[]).includes(intent)) return accountAction(request, session, id, formData)
+  if (intent === 'groups') {
     // Without scripts: show the groups of the organisation just chosen, keeping what was typed (but no password).
     const organizationId = Number(formData.get('organization_id')) || 0
     const { password: _password, ...typed } = Object.fromEntries([...formData.keys()].map((key) => [key, formData.getAll(key).map(String)]))
@@ -268,6 +273,7 @@ export default function EditUserRoute() {
           <Link to={loaded.back}>Cancel</Link>
         </div>
       </Form>
+      <AccountActions user={user} />
     </section>
   )
 }

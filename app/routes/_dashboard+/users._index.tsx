@@ -1,9 +1,14 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
-import { z } from 'zod'
-import { PAGE_SIZE_USERS, type User } from '../../../contracts/users'
+import { Form, Link, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
+import { PAGE_SIZE_USERS, UserSortField, type User, type UserFilters } from '../../../contracts/users'
+import { ColumnFilters } from '~/components/data-table/column-filters'
+import * as table from '~/components/data-table/data-table.css'
+import { Pager } from '~/components/data-table/pager'
+import { SortHeader, type Sort } from '~/components/data-table/sort-header'
+import { activeFilters, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { LocalTime } from '~/components/local-time'
 import { FailureMessage } from '~/components/settings/failure-message'
 import { toFailure } from '~/components/settings/form-errors'
 import { Button } from '~/components/ui/button'
@@ -12,58 +17,127 @@ import { ApiError } from '~/models/api.server'
 import { listUsers } from '~/models/users.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { ROLE_LABELS } from '~/utils/role-labels'
 import { screenMeta } from '~/sponsors/meta'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Users')
 
-/** The table's state lives in the URL (PRODUCT.md): the filter and the first row of the page. */
-const UsersSearch = z.object({
-  filter: z.string().trim().max(200).catch(''),
-  first: z.coerce.number().int().min(0).max(1_000_000).catch(0),
-})
+/** The filterable columns and their kinds (contracts/users.ts: USER_FILTER_COLUMNS). */
+const FILTER_COLUMNS = [
+  { field: 'username', label: 'Username', kind: 'text' },
+  { field: 'email', label: 'Email', kind: 'text' },
+  { field: 'firstName', label: 'First name', kind: 'text' },
+  { field: 'lastName', label: 'Last name', kind: 'text' },
+  { field: 'organization_name', label: 'Organisation', kind: 'text' },
+  { field: 'group_name', label: 'Group', kind: 'text' },
+  { field: 'id', label: 'Id', kind: 'numeric' },
+  { field: 'created_at', label: 'Created', kind: 'date' },
+] as const satisfies readonly FilterColumn[]
+
+/** The table's state lives in the URL (PRODUCT.md): the quick filter, first, rows (30), sortField (id), sortOrder (1), column filters. */
+function readTableState(search: URLSearchParams) {
+  const parsedSort = UserSortField.safeParse(search.get('sortField'))
+  return {
+    filter: (search.get('filter') ?? '').trim().slice(0, 200),
+    first: readInteger(search, 'first', 0, { max: 1_000_000 }),
+    rows: readInteger(search, 'rows', PAGE_SIZE_USERS, { min: 1, max: 500 }),
+    sort: { field: parsedSort.success ? parsedSort.data : 'id', order: search.get('sortOrder') === '-1' ? -1 : 1 } as Sort,
+    filterValues: readColumnFilters(search, FILTER_COLUMNS),
+  }
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const search = UsersSearch.parse({ filter: '', first: 0, ...Object.fromEntries(new URL(request.url).searchParams) })
+  const state = readTableState(new URL(request.url).searchParams)
+  const { filters, errors } = toBackendFilters(state.filterValues, FILTER_COLUMNS)
+  let filterErrors: Record<string, string> = errors
   try {
-    const page = await listUsers(await requireApiSession(request), search)
-    return json({ ...search, users: page.users, count: page.count, failure: null })
+    const page = await listUsers(await requireApiSession(request), {
+      filter: state.filter,
+      first: state.first,
+      rows: state.rows,
+      filters: filters as UserFilters,
+      sortField: state.sort.field as UserSortField,
+      sortOrder: state.sort.order,
+    })
+    return json({ ...state, users: page.users, count: page.count, failure: null, filterErrors })
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
+    // A filter the backend refuses is said beside that filter; anything else as the page's failure.
+    if (error.status === 400) {
+      const fieldErrors = error.fieldErrors()
+      filterErrors = { ...filterErrors }
+      for (const column of FILTER_COLUMNS) {
+        const message = fieldErrors[`filters.${column.field}`]?.join(' ')
+        if (message) filterErrors[column.field] = message
+      }
+    }
     return json(
-      { ...search, users: [] as User[], count: 0, failure: toFailure(error, 'Cannot get users') },
+      { ...state, users: [] as User[], count: 0, failure: toFailure(error, 'Cannot get users'), filterErrors },
       { status: error.status >= 500 ? 502 : error.status },
     )
   }
 }
 
 export default function UsersRoute() {
-  const { filter, first, users, count, failure } = useLoaderData<typeof loader>()
+  const { filter, first, rows, sort, filterValues, users, count, failure, filterErrors } = useLoaderData<typeof loader>()
+  const location = useLocation()
   const navigation = useNavigation()
-  const hrefAt = (start: number) => `/users?${new URLSearchParams({ ...(filter ? { filter } : {}), first: String(start) })}`
-  const returnTo = hrefAt(first)
+  const isLoading = navigation.state === 'loading' && navigation.location.pathname === '/users'
+  const hrefFor = (changes: Record<string, string | number | null>) => hrefWith('/users', location.search, changes)
+  const returnTo = `${location.pathname}${location.search}`
+  const keep: Record<string, string | number> = {
+    sortField: sort.field,
+    sortOrder: sort.order,
+    ...(filter ? { filter } : {}),
+    ...(rows !== PAGE_SIZE_USERS ? { rows } : {}),
+  }
+  const clearHref = hrefFor({ first: null, ...Object.fromEntries(FILTER_COLUMNS.flatMap((column) => [[column.field, null], [modeParamOf(column.field), null]])) })
+  const isFiltered = Boolean(filter) || Object.keys(activeFilters(filterValues)).length > 0
+  const sortHref = (next: Sort) => hrefFor({ sortField: next.field, sortOrder: next.order, first: null })
   return (
     <section className={layout.card} aria-labelledby="users-heading">
       <h1 id="users-heading">Users</h1>
-      <Form method="get" className={layout.toolbar} role="search" aria-label="Filter users">
-        <TextField label="Filter" name="filter" type="search" defaultValue={filter} description="Matches username, email, first and last name." />
-        <Button isDisabled={navigation.state === 'loading'}>Filter</Button>
-        {filter ? <Link to="/users">Clear filter</Link> : null}
+      <div className={layout.toolbar}>
+        <Link to="/users/new">Add user</Link>
+        <Link to="/users/new?invite=1">Invite user</Link>
+        <Link to="/organisations">Organisations</Link>
+      </div>
+      <Form method="get" className={layout.toolbar} role="search" aria-label="Search users">
+        {Object.entries({ ...keep, filter: null })
+          .filter(([, value]) => value !== null)
+          .map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={String(value)} />
+          ))}
+        {FILTER_COLUMNS.flatMap((column) =>
+          filterValues[column.field]?.value
+            ? [
+                <input key={column.field} type="hidden" name={column.field} value={filterValues[column.field].value} />,
+                <input key={modeParamOf(column.field)} type="hidden" name={modeParamOf(column.field)} value={filterValues[column.field].matchMode} />,
+              ]
+            : [],
+        )}
+        <TextField label="Search" name="filter" type="search" defaultValue={filter} description="Matches username, email, first and last name." />
+        <Button isDisabled={navigation.state === 'loading'}>Search</Button>
+        {filter ? <Link to={hrefFor({ filter: null, first: null })}>Clear search</Link> : null}
       </Form>
+      <ColumnFilters key={location.search} label="Filter users" action="/users" columns={FILTER_COLUMNS} values={filterValues} keep={keep} clearHref={clearHref} errors={filterErrors} />
       <FailureMessage failure={failure} />
       <p className={layout.muted} role="status">
-        {count === 0 ? 'No users' : `${first + 1}–${Math.min(first + users.length, count)} of ${count} users`}
-        {filter ? ` matching “${filter}”` : ''}
+        {count === 0 ? 'No users' : `${count} ${isFiltered ? 'matching' : ''} users`.replace('  ', ' ')}
+        {filter ? ` for “${filter}”` : ''}
       </p>
-      <TableScroll label="Users">
+      <TableScroll label="Users" isBusy={isLoading}>
         <table aria-label="Users">
           <thead>
             <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Organisation</th>
-              <th scope="col">Group</th>
-              <th scope="col">Enabled</th>
+              <SortHeader label="Username" field="username" sort={sort} hrefFor={sortHref} />
+              <SortHeader label="First name" field="firstName" sort={sort} hrefFor={sortHref} />
+              <SortHeader label="Last name" field="lastName" sort={sort} hrefFor={sortHref} />
+              <SortHeader label="Email" field="email" sort={sort} hrefFor={sortHref} />
+              <SortHeader label="Organisation" field="organization_name" sort={sort} hrefFor={sortHref} />
+              <SortHeader label="Group" field="group_name" sort={sort} hrefFor={sortHref} />
+              <SortHeader label="Enabled" field="enabled" sort={sort} hrefFor={sortHref} />
+              <SortHeader label="Created" field="created_at" sort={sort} hrefFor={sortHref} />
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -71,30 +145,35 @@ export default function UsersRoute() {
             {users.map((user) => (
               <tr key={user.id}>
                 <td>{user.username}</td>
-                <td>{[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}</td>
+                <td>{user.firstName || '—'}</td>
+                <td>{user.lastName || '—'}</td>
                 <td>{user.email}</td>
                 <td>{user.organization_name}</td>
-                <td>{user.group_name}</td>
+                <td>
+                  {user.group_name} <span className={layout.muted}>({ROLE_LABELS[user.role]})</span>
+                </td>
                 <td>{user.enabled ? 'Yes' : 'No'}</td>
                 <td>
-                  <Link to={`/users/${user.id}?${new URLSearchParams({ back: returnTo })}`} aria-label={`Edit ${user.username}`}>
-                    Edit
-                  </Link>
+                  <LocalTime iso={user.created_at} />
+                </td>
+                <td>
+                  <span className={table.actions}>
+                    <Link to={`/users/${user.id}?${new URLSearchParams({ back: returnTo })}`} aria-label={`Edit ${user.username}`}>
+                      Edit
+                    </Link>
+                  </span>
                 </td>
               </tr>
             ))}
             {users.length === 0 && !failure ? (
               <tr>
-                <td colSpan={7}>{filter ? 'No user matches this filter.' : 'No users yet.'}</td>
+                <td colSpan={9}>{isFiltered ? 'No user matches these filters.' : 'No users yet.'}</td>
               </tr>
             ) : null}
           </tbody>
         </table>
       </TableScroll>
-      <nav className={layout.pager} aria-label="Pages">
-        {first > 0 ? <Link to={hrefAt(Math.max(0, first - PAGE_SIZE_USERS))}>Previous</Link> : null}
-        {first + PAGE_SIZE_USERS < count ? <Link to={hrefAt(first + PAGE_SIZE_USERS)}>Next</Link> : null}
-      </nav>
+      <Pager label="Users pages" first={first} rows={rows} total={count} hrefFor={(next) => hrefFor({ first: next || null })} />
     </section>
   )
 }

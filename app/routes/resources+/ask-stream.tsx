@@ -24,7 +24,7 @@ export function loader() {
 }
 
 /**
- * The Ask page's question (form fields question, timezone, model) answered as server-sent events: the backend's
+ * The Ask page's question (form fields question, timezone, model, and thread for a follow-up) answered as server-sent events: the backend's
  * POST /ask_qa_stream, called with the server-held API key and the user's session, passed on event by event. The
  * `done` event gains `result_document` (the answer parsed as Markdown here, as the page's loader does), so the
  * browser renders the complete answer like any other. The backend call ends when the browser goes away.
@@ -37,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const errors = Object.values(submission.error ?? {}).flat().filter(Boolean)
     return json({ message: errors[0] ?? 'Please enter a question', errors: submission.error }, { status: 400, statusText: 'Bad Request' })
   }
-  const { question, timezone, model } = submission.value
+  const { question, timezone, model, thread } = submission.value
   const upstreamAbort = new AbortController()
   const onAbort = () => upstreamAbort.abort()
   request.signal.addEventListener('abort', onAbort, { once: true })
@@ -47,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
     fetch(new URL('/ask_qa_stream', env.API_BASE_URL), {
       method: 'POST',
       headers: { apikey: env.API_KEY, ...clientAddressHeader(), authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ command: question, timezone: timezone || undefined, model: model || undefined }),
+      body: JSON.stringify({ command: question, timezone: timezone || undefined, model: model || undefined, thread_id: thread }),
       signal: AbortSignal.any([upstreamAbort.signal, AbortSignal.timeout(env.API_TIMEOUT_MS)]),
     })
   let upstream: Response

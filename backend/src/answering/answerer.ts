@@ -7,8 +7,8 @@ import { fallbackReasonOf, modelFailureNote, type FallbackReason } from './fallb
 import { splitGenerator } from './generator-result'
 import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-composer'
 import { NOT_FOUND_ANSWER } from './not-found'
-import type { PromptSettings } from './prompt'
-import type { Retriever } from './retriever'
+import type { PromptSettings, PromptTurn } from './prompt'
+import { retrieveInConversation, type Retriever } from './retriever'
 
 /** Something to show while an answer is written. */
 export type AnswerEvent =
@@ -50,6 +50,11 @@ export interface AnswerRequest {
    */
   chooseModel?: () => Promise<string | undefined>
   signal?: AbortSignal
+  /**
+   * A follow-up's earlier turns in its thread, oldest first: their questions help find the passages (weighted
+   * lower than the question's own words), and a model reads them as the conversation so far.
+   */
+  history?: PromptTurn[]
 }
 
 export interface QuestionAnswererOptions {
@@ -90,7 +95,13 @@ export class QuestionAnswerer {
   private async *run(request: AnswerRequest): AsyncGenerator<AnswerEvent, AnsweredQuestion, undefined> {
     const { retriever, provider, screenPassage } = this.options
     const { settings } = request
-    const chunks = await retriever.retrieve(request.question, { limit: settings.num_sources_k, scoreThreshold: settings.score_threshold })
+    const history = request.history ?? []
+    const chunks = await retrieveInConversation(
+      retriever,
+      request.question,
+      history.map((turn) => turn.question),
+      { limit: settings.num_sources_k, scoreThreshold: settings.score_threshold },
+    )
     if (chunks.length === 0) {
       yield { type: 'delta', text: NOT_FOUND_ANSWER }
       return { text: NOT_FOUND_ANSWER, isFound: false, sources: [], unsupported: [], note: null, composer: 'none', model: null, fallback: null }
@@ -109,7 +120,7 @@ export class QuestionAnswerer {
     }
     if (provider && model) {
       const citations = new CitationList()
-      const composer = new ModelComposer({ provider, model, settings, termWeight: retriever.termWeight, screenPassage, now: this.options.now })
+      const composer = new ModelComposer({ provider, model, settings, termWeight: retriever.termWeight, screenPassage, now: this.options.now, prompt: { history } })
       const composition = composer.streamPart({ question: request.question, chunks, citations, signal: request.signal })
       report = composition.report
       let hasShown = false

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { defaultBotSettings } from '../modules/settings/settings.defaults'
 import type { CitableChunk } from './citations'
-import { buildAnswerPrompt, promptSettingProblems, type PromptOptions, type PromptSettings } from './prompt'
+import { buildAnswerPrompt, historyMessages, MAX_HISTORY_ANSWER_CHARACTERS, promptSettingProblems, type PromptOptions, type PromptSettings } from './prompt'
 
 const chunk = (chunkId: number, title: string, text: string): CitableChunk => ({ chunkId, articleId: chunkId, title, text, source: title, score: 1 })
 const PASSAGES = [
@@ -100,5 +100,33 @@ describe('prompt settings checks', () => {
   it('accepts empty templates (the built-in ones), templates with their placeholder, and qa or sms in any case', () => {
     expect(promptSettingProblems({ template_context: '', template_query: '  ', bot_type: 'SMS' })).toEqual([])
     expect(promptSettingProblems({ template_context: 'Docs:\n{context}', template_query: '{question}?', bot_type: 'qa' })).toEqual([])
+  })
+})
+
+describe('the conversation so far (a follow-up in a thread)', () => {
+  const turn = (n: number) => ({ question: `Question ${n}?`, answer: `Answer ${n} [1]. More [2][3].` })
+
+  it('sends the latest three turns as user and assistant messages before the question, without their citation numbers', () => {
+    const history = historyMessages([turn(1), turn(2), turn(3), turn(4)])
+    expect(history).toEqual([
+      { role: 'user', content: 'Question 2?' },
+      { role: 'assistant', content: 'Answer 2. More.' },
+      { role: 'user', content: 'Question 3?' },
+      { role: 'assistant', content: 'Answer 3. More.' },
+      { role: 'user', content: 'Question 4?' },
+      { role: 'assistant', content: 'Answer 4. More.' },
+    ])
+    const prompt = buildAnswerPrompt(defaultBotSettings, 'And then?', PASSAGES, { history: [turn(1)] })
+    expect(prompt.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user'])
+    expect(prompt.messages[0].content).toContain('The earlier messages are the conversation so far')
+    expect(prompt.messages[3].content).toContain('Question: And then?')
+  })
+
+  it('cuts a long earlier answer, leaves out a missing one, and gives the template agent no history', () => {
+    const [, long] = historyMessages([{ question: 'Long?', answer: 'word '.repeat(1000) }])
+    expect(long.content.length).toBeLessThanOrEqual(MAX_HISTORY_ANSWER_CHARACTERS + 1)
+    expect(historyMessages([{ question: 'Failed?', answer: null }])).toEqual([{ role: 'user', content: 'Failed?' }])
+    const agent = buildAnswerPrompt(defaultBotSettings, 'Write it', PASSAGES, { persona: 'template_agent', history: [turn(1)] })
+    expect(agent.messages.map((message) => message.role)).toEqual(['system', 'user'])
   })
 })

@@ -85,6 +85,33 @@ export interface PromptOptions {
   persona?: 'assistant' | 'template_agent'
   /** The template agent's section: what to write, not what to find. */
   section?: { title: string; instructions: string }
+  /** A follow-up's conversation so far, oldest first: sent as the earlier messages, before this question's. */
+  history?: PromptTurn[]
+}
+
+/** An earlier question of the conversation and the answer it got. */
+export interface PromptTurn {
+  question: string
+  answer: string | null
+}
+
+/** Earlier turns read at most: the latest ones. */
+export const MAX_HISTORY_TURNS = 3
+/** An earlier answer is cut to this many characters: enough to know what was said, not to re-read its sources. */
+export const MAX_HISTORY_ANSWER_CHARACTERS = 1500
+
+/**
+ * The conversation so far as chat messages. Earlier answers lose their "[n]": those numbers named the sources of
+ * their own turn, and this turn numbers its sources afresh.
+ */
+export function historyMessages(history: PromptTurn[] = []): ChatMessage[] {
+  return history.slice(-MAX_HISTORY_TURNS).flatMap((turn) => {
+    const answer = (turn.answer ?? '').replace(/\s?\[\d{1,3}\]/g, '').trim()
+    const cut = answer.length > MAX_HISTORY_ANSWER_CHARACTERS ? `${answer.slice(0, MAX_HISTORY_ANSWER_CHARACTERS).trimEnd()}…` : answer
+    const messages: ChatMessage[] = [{ role: 'user', content: oneLine(turn.question) }]
+    if (cut) messages.push({ role: 'assistant', content: cut })
+    return messages
+  })
 }
 
 export interface BuiltPrompt {
@@ -147,6 +174,12 @@ export function buildAnswerPrompt(
         : '- Write the answer in the language of the question.',
     ].join('\n'),
   )
+  const history = isTemplateAgent ? [] : historyMessages(options.history)
+  if (history.length) {
+    system.push(
+      "The earlier messages are the conversation so far: use them only to understand what the last question refers to (\"it\", \"that\", \"and how long…\"). Answer the last question, from its numbered sources.",
+    )
+  }
   if (isTemplateAgent && options.section) {
     system.push(
       `You are writing the section “${oneLine(options.section.title)}” of a document.${options.section.instructions.trim() ? ` Its instructions: ${options.section.instructions.trim()}` : ''} Write only this section's text, without its heading.`,
@@ -167,6 +200,7 @@ export function buildAnswerPrompt(
   return {
     messages: [
       { role: 'system', content: system.join('\n\n') },
+      ...history,
       { role: 'user', content: `${contextPart}\n\n${queryPart}` },
     ],
     sources,

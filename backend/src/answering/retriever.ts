@@ -59,3 +59,42 @@ export class KeywordRetriever implements Retriever {
 
   termWeight = (stem: string): number => this.index.termWeight(stem)
 }
+
+/** How much an earlier question of the conversation counts, beside the follow-up's own words (which count 1). */
+export const CONTEXT_WEIGHT = 0.5
+/** How many earlier questions a follow-up is read with (the latest ones). */
+export const CONTEXT_QUESTIONS = 2
+
+/**
+ * Retrieves for a follow-up: "and how long does it take?" means little alone, so the earlier questions' words help,
+ * weighted lower than the follow-up's own. Each passage's score is its score for the follow-up alone plus
+ * CONTEXT_WEIGHT times what the earlier questions add to it (the follow-up with them, less without them); then
+ * score_threshold and the limit apply as usual. Without earlier questions it is the plain retrieval.
+ */
+export async function retrieveInConversation(
+  retriever: Retriever,
+  question: string,
+  earlierQuestions: string[],
+  { limit, scoreThreshold }: RetrievalOptions,
+): Promise<CitableChunk[]> {
+  const context = earlierQuestions.slice(-CONTEXT_QUESTIONS).join('\n').trim()
+  if (!context) return retriever.retrieve(question, { limit, scoreThreshold })
+  const count = Math.max(0, Math.floor(limit))
+  if (count === 0) return []
+  // Wider than the limit on both sides, so a passage ranked just outside one list is still scored from both.
+  const wide = { limit: count * 3 + 10, scoreThreshold: Number.NEGATIVE_INFINITY }
+  const [own, combined] = await Promise.all([retriever.retrieve(question, wide), retriever.retrieve(`${question}\n${context}`, wide)])
+  const ownScore = new Map(own.map((chunk) => [chunk.chunkId, chunk.score]))
+  const combinedScore = new Map(combined.map((chunk) => [chunk.chunkId, chunk.score]))
+  const chunks = new Map<number, CitableChunk>()
+  for (const chunk of [...own, ...combined]) if (!chunks.has(chunk.chunkId)) chunks.set(chunk.chunkId, chunk)
+  return [...chunks.values()]
+    .map((chunk) => {
+      const alone = ownScore.get(chunk.chunkId) ?? 0
+      const withContext = combinedScore.get(chunk.chunkId) ?? alone
+      return { ...chunk, score: Number((alone + CONTEXT_WEIGHT * Math.max(0, withContext - alone)).toFixed(4)) }
+    })
+    .filter((chunk) => chunk.score >= scoreThreshold)
+    .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
+    .slice(0, count)
+}

@@ -8,6 +8,8 @@ import * as scaleOut from './migrations/007-scale-out'
 import * as answerMetrics from './migrations/008-answer-model-metrics'
 import * as chunkEmbeddings from './migrations/009-chunk-embeddings'
 import * as organizationsAndApiKeys from './migrations/010-organizations-and-api-keys'
+import * as accountPasswordLinks from './migrations/011-account-password-links'
+import * as conversationThreads from './migrations/012-conversation-threads'
 
 /** Forward-only migrations, applied in order; an applied migration is never edited, only followed by a new one. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -20,6 +22,8 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   { id: '008-answer-model-metrics', sql: answerMetrics.sql },
   { id: '009-chunk-embeddings', sql: chunkEmbeddings.sql },
   { id: '010-organizations-and-api-keys', sql: organizationsAndApiKeys.sql },
+  { id: '011-account-password-links', sql: accountPasswordLinks.sql },
+  { id: '012-conversation-threads', sql: conversationThreads.sql },
 ]
 
 // Any constant works; it only has to be the same for every process migrating this database.

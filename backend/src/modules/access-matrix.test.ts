@@ -65,7 +65,7 @@ export const IDENTITY_ACCESS: Record<string, Access> = {
   'DELETE /admin/invitations/:id': 'admin',
 }
 
-/** Administration beyond SEED.md: organisations, groups and keys for integrations. */
+/** Administration beyond SEED.md: organisations, groups, keys for integrations, and accounts administrators create, disable and reset. */
 export const ADMINISTRATION_ACCESS: Record<string, Access> = {
   'POST /admin/organizations': 'admin',
   'PUT /admin/organizations/:id': 'admin',
@@ -76,11 +76,23 @@ export const ADMINISTRATION_ACCESS: Record<string, Access> = {
   'GET /admin/api_keys': 'admin',
   'POST /admin/api_keys': 'admin',
   'DELETE /admin/api_keys/:id': 'admin',
+  'POST /admin/users': 'admin',
+  'POST /admin/users/:id/disable': 'admin',
+  'POST /admin/users/:id/enable': 'admin',
+  'POST /admin/users/:id/password': 'admin',
+  'POST /admin/users/:id/password_link': 'admin',
+  'POST /auth/password_link': 'public',
 }
 
 /** Reading beyond SEED.md: a published article as every signed-in role reads it (the reader view). */
 export const READING_ACCESS: Record<string, Access> = {
   'GET /read_article/:id': 'user',
+}
+
+/** Conversations beyond SEED.md: a user's own threads of questions (ADR 125). */
+export const CONVERSATION_ACCESS: Record<string, Access> = {
+  'GET /ask_thread': 'user',
+  'GET /ask_threads': 'user',
 }
 
 const RANK: Record<Access, number> = { public: 0, user: 1, editor: 2, admin: 3 }
@@ -95,7 +107,7 @@ forEachStorage('access matrix', ({ server }) => {
 
   it('serves every call of SEED.md §7 with the access it was designed for', () => {
     const registered = new Map(server().backend.routes.map((route) => [`${route.method} ${route.url}`, route.access]))
-    for (const [call, access] of Object.entries({ ...SEED_ACCESS, ...IDENTITY_ACCESS, ...ADMINISTRATION_ACCESS, ...READING_ACCESS })) {
+    for (const [call, access] of Object.entries({ ...SEED_ACCESS, ...IDENTITY_ACCESS, ...ADMINISTRATION_ACCESS, ...READING_ACCESS, ...CONVERSATION_ACCESS })) {
       expect(registered.has(call), `${call} is registered`).toBe(true)
       expect(registered.get(call), `${call} requires ${access}`).toBe(access)
     }

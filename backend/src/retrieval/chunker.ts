@@ -25,6 +25,8 @@ export interface SentenceInfo {
   text: string;
   /** Whether the sentence is a heading line, (the start of) a list item, or running text. */
   kind: SentenceKind;
+  /** Index of the Markdown block (paragraph, list or heading) it belongs to: a list's items share one. */
+  block: number;
 }
 
 const DEFAULT_MAX_WORDS = 180;
@@ -214,7 +216,7 @@ export function analyzeSentences(text: string): SentenceInfo[] {
   const sentences: SentenceInfo[] = [];
   for (const span of scanSpans(source)) {
     const sentence = stripMarkdown(source.slice(span.start, span.end));
-    if (hasWordContent(sentence)) sentences.push({ text: sentence, kind: span.kind });
+    if (hasWordContent(sentence)) sentences.push({ text: sentence, kind: span.kind, block: span.block });
   }
   return sentences;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, countChunkTerms, createIndexedChunk } from './bm25-index';
 import { splitSentences } from './chunker';
-import { composeExtractiveAnswer, type AnswerSource } from './extractive-answer';
+import { composeExtractiveAnswer, rankAnswerSentences, type AnswerSource } from './extractive-answer';
 
 const sources: AnswerSource[] = [
   {
@@ -119,9 +119,10 @@ describe('composeExtractiveAnswer', () => {
   it('applies minCoverage to the best sentence', () => {
     const question = 'download invoice passport visa customs';
     expect(composeExtractiveAnswer(question, sources, weightOf)).toBeNull();
-    expect(composeExtractiveAnswer(question, sources, weightOf, { minCoverage: 0.1 })?.citedSourceIndexes).toEqual([1]);
-    // The passage's coverage is checked too.
-    expect(composeExtractiveAnswer(question, sources, weightOf, { minCoverage: 0.1, minSourceCoverage: 0.5 })).toBeNull();
+    expect(composeExtractiveAnswer(question, sources, weightOf, { minCoverage: 0.1, minEvidence: 0 })?.citedSourceIndexes).toEqual([1]);
+    // The passage's coverage is checked when asked for, and the evidence of the best passage by default.
+    expect(composeExtractiveAnswer(question, sources, weightOf, { minCoverage: 0.1, minEvidence: 0, minSourceCoverage: 0.5 })).toBeNull();
+    expect(composeExtractiveAnswer(question, sources, weightOf, { minCoverage: 0.1 })).toBeNull();
   });
 
   it('prefers the earlier source when two sentences cover the question equally', () => {
@@ -162,16 +163,63 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(answer?.sentences).toEqual([{ text: 'You can get a library card at any branch desk with a photo ID.', sourceIndex: 0 }]);
   });
 
-  it('adds a second sentence only for question words the first does not cover', () => {
+  it('adds a second sentence only when it scores nearly as well, and keeps the answer within maxWords', () => {
+    const nearlyAsGood = { maxScoreGap: Infinity };
+    expect(composeExtractiveAnswer('How do I get a library card?', library, libraryWeights, nearlyAsGood)?.sentences).toHaveLength(2);
+    expect(composeExtractiveAnswer('How do I get a library card?', library, libraryWeights, { ...nearlyAsGood, maxWords: 15 })?.sentences).toHaveLength(1);
+    expect(composeExtractiveAnswer('How do I get a library card?', library, libraryWeights)?.sentences).toHaveLength(1);
+  });
+
+  it('adds a second sentence only for question words the first does not cover, when asked to', () => {
     // However close the other sentences score, none that only repeats the first's words joins it.
-    expect(composeExtractiveAnswer('How do I get a library card?', library, libraryWeights, { maxScoreGap: Infinity })?.sentences).toHaveLength(1);
-    const answer = composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights, { maxScoreGap: Infinity });
+    const fresh = { maxScoreGap: Infinity, minFreshCoverage: 0.1 };
+    expect(composeExtractiveAnswer('How do I get a library card?', library, libraryWeights, fresh)?.sentences).toHaveLength(1);
+    const answer = composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights, fresh);
     expect(answer?.sentences.map((sentence) => sentence.text)).toEqual([
       'A lost library card costs five dollars to replace.',
       'The branch desk also lends laptops.',
     ]);
     // With the default margin a sentence that scores far below the best is left out, fresh words or not.
     expect(composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights)?.sentences).toHaveLength(1);
+  });
+
+  it('measures each passage\'s evidence against the most the question could score', () => {
+    const ranked = rankAnswerSentences('How do I get a library card?', library, libraryWeights);
+    expect(ranked?.evidence).toHaveLength(library.length);
+    for (const evidence of ranked?.evidence ?? []) expect(evidence).toBeGreaterThanOrEqual(0);
+    // The library card passage has every question word, in its title too, and "library card" side by side.
+    expect(ranked?.evidence[0]).toBeGreaterThan(0.7);
+    // The refunds passage shares only "card"; the newsletter passage nothing.
+    expect(ranked?.evidence[1]).toBeLessThan(0.25);
+    expect(ranked?.evidence[3]).toBe(0);
+  });
+
+  it('answers not-found from the evidence alone when a sentence covers a common word or two', () => {
+    // "refund" and "policy" are in the refunds passage, but the rare words of the question are in no passage.
+    expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', library, libraryWeights, { minCoverage: 0 })).toBeNull();
+    expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', library, libraryWeights, { minCoverage: 0, minEvidence: 0 })).not.toBeNull();
+  });
+
+  it('answers a how-to question with the whole list of steps a step of which answers it', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 31,
+        title: 'How to add an article',
+        text:
+          'Articles are what the assistant answers from.\n\n## Add the article\n\n1. Open the Dashboard and select the Articles tab.\n' +
+          '2. Open the Add article form.\n3. Enter a title.\n4. Submit the form.\n\nYour article is saved as a draft.',
+      },
+    ];
+    const answer = composeExtractiveAnswer('How do I add an article?', guide, idfOf(guide));
+    expect(answer?.sentences.map((sentence) => sentence.text)).toEqual([
+      'Open the Dashboard and select the Articles tab.',
+      'Open the Add article form.',
+      'Enter a title.',
+      'Submit the form.',
+    ]);
+    expect(answer?.citedSourceIndexes).toEqual([0]);
+    // A question that does not ask how gets the one step.
+    expect(composeExtractiveAnswer('Which form adds an article?', guide, idfOf(guide))?.sentences).toEqual([{ text: 'Open the Add article form.', sourceIndex: 0 }]);
   });
 
   it('answers not-found when the passages are about something else than what was asked', () => {

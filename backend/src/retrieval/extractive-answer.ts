@@ -1,3 +1,4 @@
+import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences } from './chunker';
 import { pairTerm, parseQuery, type AnswerType } from './query';
 import { normalize, tokenize, tokenizeWithWords } from './text';
@@ -21,37 +22,40 @@ export interface ExtractiveAnswer {
 export interface ExtractiveAnswerOptions {
   /** Maximum number of sentences in the answer (default 2). */
   maxSentences?: number;
-  /** Minimum share of the question's weight the chosen sentence must cover (default 0.35). */
+  /**
+   * Minimum evidence of the best passage (default 0.25): the share of the question's attainable BM25 score that the
+   * best of the passages reaches (`RankedSentences.evidence`). Below it, the passages do not answer: null.
+   */
+  minEvidence?: number;
+  /** Minimum share of the question's weight the chosen sentence must cover (default 0.2). */
   minCoverage?: number;
   /**
    * Minimum share of the question's weight the chosen sentence's passage (its text and its article's title) must
-   * cover (default SOURCE_COVERAGE_FACTOR × minCoverage: 0.5 at the default minCoverage). Below either, the
-   * evidence does not answer the question: null.
+   * cover (default 0: the evidence check above does this better, ADR 110).
    */
   minSourceCoverage?: number;
-  /** A further sentence must cover at least this share of the question's weight that the chosen ones miss (default 0.1). */
+  /** A further sentence must cover at least this share of the question's weight that the chosen ones miss (default 0). */
   minFreshCoverage?: number;
-  /** …and score within this margin of the best sentence (default 0.15). */
+  /** …and score within this margin of the best sentence (default 0.15)… */
   maxScoreGap?: number;
+  /** …and the two together have at most this many words (default 60). */
+  maxWords?: number;
 }
 
 /**
- * The answerer's defaults, chosen on squad-dev-even with four held-out folds (bench/tune.ts, ADR 076): the most
- * answers containing a gold answer among the settings with at most 35 words per answer and at least 90% not-found
- * for questions about articles missing from the knowledge base.
+ * The answerer's defaults, chosen on squad-dev-even with four held-out folds (bench/answer-loop.ts, ADR 110): the
+ * most answers containing a gold answer among the settings with at most 35 words per answer and at least 90%
+ * not-found for questions about articles missing from the knowledge base.
  */
-export const defaultExtractiveAnswerOptions: Readonly<Required<Omit<ExtractiveAnswerOptions, 'minSourceCoverage'>>> = Object.freeze({
+export const defaultExtractiveAnswerOptions: Readonly<Required<ExtractiveAnswerOptions>> = Object.freeze({
   maxSentences: 2,
-  minCoverage: 0.35,
-  minFreshCoverage: 0.1,
+  minEvidence: 0.25,
+  minCoverage: 0.2,
+  minSourceCoverage: 0,
+  minFreshCoverage: 0,
   maxScoreGap: 0.15,
+  maxWords: 60,
 });
-
-/**
- * minSourceCoverage unless given, relative to minCoverage: at the default minCoverage the passage must cover half
- * of the question (chosen with it, ADR 076), and a caller who accepts thinner evidence lowers both.
- */
-export const SOURCE_COVERAGE_FACTOR = 0.5 / 0.35;
 /**
  * A question word that is also in the passage's title weighs this much in choosing among the passage's sentences:
  * the title already says what the whole article is about, so a sentence repeating it is not more on the point.
@@ -106,6 +110,7 @@ interface Candidate {
   /** Share of the question's weight the sentence covers (corpus weights only). */
   coverage: number;
   score: number;
+  list?: { text: string; sentenceIndex: number }[];
 }
 
 function termWeight(weightOf: (term: string) => number, term: string): number {
@@ -129,9 +134,10 @@ function countWords(text: string): number {
  * when the question asks for a number, year or date, for sentences that have one, and minus a little per length.
  * Sentences are copied verbatim (after Markdown stripping) and cited with "[n]".
  *
- * Returns null, so that the caller answers "not found", when the chosen sentence covers less than `minCoverage`
- * of the question's weight or its passage less than `minSourceCoverage`: the passages are then about something
- * else than what was asked (a question about the swimming pool's refunds meets the shop's refund policy).
+ * Returns null, so that the caller answers "not found", when no passage reaches `minEvidence` of the question's
+ * attainable BM25 score or the chosen sentence covers less than `minCoverage` of the question's weight: the
+ * passages are then about something else than what was asked (a question about the swimming pool's refunds meets
+ * the shop's refund policy).
  */
 export function composeExtractiveAnswer(
   question: string,
@@ -155,6 +161,8 @@ export interface AnswerCandidate {
   /** Whether it holds the kind of answer the question asks for (a number, a year, a date); undefined when not told. */
   typeMatch: boolean | undefined;
   score: number;
+  /** For a list item: every sentence of its list, in order (the item's own included). */
+  list?: readonly { text: string; sentenceIndex: number }[];
 }
 
 /** The candidate sentences of an answer, best first, with what the selection needs to judge them. */
@@ -164,6 +172,74 @@ export interface RankedSentences {
   sourceCoverage: number[];
   /** Each question term's share of the question's weight. */
   termShares: ReadonlyMap<string, number>;
+  /**
+   * Each source's evidence: its BM25 score for the question (its title counted TITLE_WEIGHT times, no length
+   * normalisation, adjacent question words rewarded as the index does for questions) over the most any passage
+   * could score, where every question word saturates and every pair is adjacent. 0 to 1, and the same whatever
+   * search type found the source.
+   */
+  evidence: number[];
+  /** Words of each candidate, by its position in `candidates`. */
+  words: number[];
+  /** Whether the question asks how to do something ("How do I add an article?"): a list of steps answers it whole. */
+  asksHowTo: boolean;
+}
+
+/** "How do I …", "How can we …", "How to …": a question whose answer is a procedure. */
+const HOW_TO = /^\s*how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
+/** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
+const MAX_STEPS = 10;
+
+/**
+ * The share of the question's attainable BM25 score each source reaches (see `RankedSentences.evidence`): a passage
+ * that has the question's rarest words, often and side by side, is evidence; one that shares a common word or two
+ * is not, however it ranked among the others.
+ */
+export function passageEvidence(question: string, sources: readonly Pick<AnswerSource, 'title' | 'text'>[], weightOf: (term: string) => number): number[] {
+  const { k1 } = knowledgeBaseBm25Parameters;
+  const proximityWeight = knowledgeBaseBm25Parameters.questionProximityWeight ?? 0;
+  const query = parseQuery(question);
+  const weights = new Map<string, number>();
+  let attainable = 0;
+  for (const [term, queryWeight] of query.terms) {
+    const weight = queryWeight * termWeight(weightOf, term);
+    weights.set(term, weight);
+    attainable += weight * (k1 + 1);
+  }
+  const pairWeights = new Map<string, number>();
+  for (const pair of query.pairs) {
+    const [first, second] = pair.split(' ') as [string, string];
+    const weight = proximityWeight * Math.min(weights.get(first) ?? 0, weights.get(second) ?? 0);
+    if (weight > 0) {
+      pairWeights.set(pair, weight);
+      attainable += weight;
+    }
+  }
+  if (attainable <= 0) return sources.map(() => 0);
+  return sources.map((source) => {
+    const title = tokenizeWithWords(source.title);
+    const body = tokenizeWithWords(source.text);
+    const frequencies = new Map<string, number>();
+    for (const term of title.terms) frequencies.set(term, (frequencies.get(term) ?? 0) + TITLE_WEIGHT);
+    for (const term of body.terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+    let score = 0;
+    for (const [term, weight] of weights) {
+      const frequency = frequencies.get(term) ?? 0;
+      if (frequency > 0) score += (weight * frequency * (k1 + 1)) / (frequency + k1);
+    }
+    const seen = new Set<string>();
+    for (const words of [title.words, body.words]) {
+      for (let position = 1; position < words.length; position += 1) {
+        const pair = pairTerm(words[position - 1] as string, words[position] as string);
+        const weight = pairWeights.get(pair);
+        if (weight !== undefined && !seen.has(pair)) {
+          seen.add(pair);
+          score += weight;
+        }
+      }
+    }
+    return Math.min(1, score / attainable);
+  });
 }
 
 /**
@@ -197,6 +273,7 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     sentenceIndex: number;
     terms: Set<string>;
     pairs: number;
+    list?: { text: string; sentenceIndex: number }[];
   }
   const sentences: Sentence[] = [];
   const titleTerms = sources.map((source) => new Set(tokenize(source.title)));
@@ -205,7 +282,16 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
   const seen = new Set<string>();
   sources.forEach((source, sourceIndex) => {
     let sentenceIndex = -1;
-    for (const sentence of analyzeSentences(source.text)) {
+    const analyzed = analyzeSentences(source.text);
+    // The sentences of each list, by block: a list item's list is its block, from its first item on.
+    const lists = new Map<number, { text: string; sentenceIndex: number }[]>();
+    analyzed.forEach((sentence, index) => {
+      if (sentence.kind === 'heading') return;
+      const list = lists.get(sentence.block);
+      if (list) list.push({ text: sentence.text, sentenceIndex: index });
+      else if (sentence.kind === 'item') lists.set(sentence.block, [{ text: sentence.text, sentenceIndex: index }]);
+    });
+    for (const sentence of analyzed) {
       sentenceIndex += 1;
       const { terms: stems, words } = tokenizeWithWords(sentence.text);
       for (const stem of stems) if (weights.has(stem)) sourceTerms[sourceIndex]?.add(stem);
@@ -220,7 +306,7 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
       for (let position = 1; position < words.length && pairs < MAX_PAIRS; position += 1) {
         if (questionPairs.has(pairTerm(words[position - 1] as string, words[position] as string))) pairs += 1;
       }
-      sentences.push({ text: sentence.text, sourceIndex, sentenceIndex, terms, pairs });
+      sentences.push({ text: sentence.text, sourceIndex, sentenceIndex, terms, pairs, list: sentence.kind === 'item' ? lists.get(sentence.block) : undefined });
     }
   });
   const matching = sentences.filter((sentence) => sentence.terms.size > 0);
@@ -269,31 +355,49 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
   });
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score }) => ({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score })),
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list }) => ({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list })),
     sourceCoverage,
     termShares,
+    evidence: passageEvidence(question, sources, weightOf),
+    words: candidates.map((candidate) => candidate.words),
+    asksHowTo: HOW_TO.test(question),
   };
 }
 
 /**
- * The second half of `composeExtractiveAnswer`: the best sentence when it and its source cover enough of the
- * question, and further sentences (up to `maxSentences`) only for question words the chosen ones miss.
+ * The second half of `composeExtractiveAnswer`: the best sentence when the best passage is evidence enough and the
+ * sentence covers enough of the question, and further sentences (up to `maxSentences`, `maxWords` in all) only for
+ * question words the chosen ones miss.
  */
 export function selectAnswerSentences(ranked: RankedSentences, options: ExtractiveAnswerOptions = {}): ExtractiveAnswer | null {
-  const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? defaultExtractiveAnswerOptions.maxSentences));
-  const minCoverage = options.minCoverage ?? defaultExtractiveAnswerOptions.minCoverage;
-  const minSourceCoverage = options.minSourceCoverage ?? SOURCE_COVERAGE_FACTOR * minCoverage;
-  const minFreshCoverage = options.minFreshCoverage ?? defaultExtractiveAnswerOptions.minFreshCoverage;
-  const maxScoreGap = options.maxScoreGap ?? defaultExtractiveAnswerOptions.maxScoreGap;
-  const { candidates, sourceCoverage, termShares } = ranked;
+  const settings = { ...defaultExtractiveAnswerOptions, ...options };
+  const maxSentences = Math.max(1, Math.floor(settings.maxSentences));
+  const { minCoverage, minSourceCoverage, minFreshCoverage, maxScoreGap, minEvidence, maxWords } = settings;
+  const { candidates, sourceCoverage, termShares, evidence, words } = ranked;
   const first = candidates[0];
   if (first === undefined || first.coverage < minCoverage) return null;
+  if (Math.max(0, ...evidence) < minEvidence) return null;
   if ((sourceCoverage[first.sourceIndex] ?? 0) < minSourceCoverage) return null;
+
+  // A how-to question answered by a step of a list gets the whole list: one step alone ("Open the Add article
+  // form.") does not tell how.
+  if (ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS) {
+    const steps = first.list.map(({ text }) => ({ text, sourceIndex: first.sourceIndex }));
+    return {
+      text: steps.map(({ text, sourceIndex }) => `${text} [${sourceIndex + 1}]`).join(' '),
+      citedSourceIndexes: [first.sourceIndex],
+      sentences: steps,
+    };
+  }
 
   const chosen: AnswerCandidate[] = [first];
   const covered = new Set(first.terms);
-  for (const candidate of candidates.slice(1)) {
+  let chosenWords = words[0] ?? 0;
+  for (const [position, candidate] of candidates.entries()) {
+    if (position === 0) continue;
     if (chosen.length >= maxSentences) break;
+    // Short answers: a further sentence only while the answer stays within maxWords.
+    if (chosenWords + (words[position] ?? 0) > maxWords) continue;
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.
     const carriesMissingType = first.typeMatch === false && candidate.typeMatch === true && candidate.sourceIndex === first.sourceIndex && candidate.terms.size >= 2;
@@ -303,6 +407,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     // A further sentence must bear on the question where the chosen ones do not.
     if (fresh < minFreshCoverage && !carriesMissingType) continue;
     chosen.push(candidate);
+    chosenWords += words[position] ?? 0;
     for (const term of candidate.terms) covered.add(term);
   }
 

@@ -98,6 +98,28 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(titles(keywordOnly)).toEqual(titles(await search('cut grass', { search_type: 'keyword' })))
       })
 
+      it('follows each hybrid weight on its own, and the weights saved in Bot settings', async () => {
+        // Each weight alone decides: with the other at 0, hybrid search orders as that list does.
+        for (const question of ['compost bin smell', 'cut grass']) {
+          const keyword = titles(await search(question, { search_type: 'keyword' }))
+          const vector = titles(await search(question, { search_type: 'vector' }))
+          expect(keyword).not.toEqual(vector)
+          expect(titles(await search(question, { search_type: 'hybrid', hybrid_keyword_weight: 1, hybrid_vector_weight: 0 }))).toEqual(keyword)
+          expect(titles(await search(question, { search_type: 'hybrid', hybrid_keyword_weight: 0, hybrid_vector_weight: 1 }))).toEqual(vector)
+        }
+        // The saved weights are the ones the ask path's retriever uses.
+        const question = 'cut grass'
+        const vectorOnly = titles(await search(question, { search_type: 'hybrid', hybrid_keyword_weight: 0, hybrid_vector_weight: 1 }, 3))
+        const saved = await server.call('/admin/bot_setting', { method: 'PUT', body: { search_type: 'hybrid', hybrid_keyword_weight: '0', hybrid_vector_weight: '1' } })
+        expect(saved.body).toMatchObject({ search_type: 'hybrid', hybrid_keyword_weight: 0, hybrid_vector_weight: 1 })
+        expect((await server.backend.services.retriever.retrieve(question, { limit: 3, scoreThreshold: 0 })).map((chunk) => chunk.title)).toEqual(vectorOnly)
+        const keywordOnly = titles(await search(question, { search_type: 'hybrid', hybrid_keyword_weight: 1, hybrid_vector_weight: 0 }, 3))
+        expect(keywordOnly).not.toEqual(vectorOnly)
+        await server.call('/admin/bot_setting', { method: 'PUT', body: { hybrid_keyword_weight: 1, hybrid_vector_weight: 0 } })
+        expect((await server.backend.services.retriever.retrieve(question, { limit: 3, scoreThreshold: 0 })).map((chunk) => chunk.title)).toEqual(keywordOnly)
+        await server.call('/admin/bot_setting', { method: 'PUT', body: { search_type: 'keyword', hybrid_keyword_weight: 0.5, hybrid_vector_weight: 0.5 } })
+      })
+
       it('orders by rank with RRF, which changes the ranking, as Bot settings choose', async () => {
         const question = 'grass in summer drought'
         const weighted = titles(await search(question, { search_type: 'hybrid', hybrid_fusion: 'weighted' }, 3))

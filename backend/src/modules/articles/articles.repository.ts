@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database'
-import type { LazyTableQuery } from '../../../../contracts/articles'
-import { ARTICLE_FILTER_COLUMNS, type ArticleFilters, type FilterConstraint } from '../../../../contracts/article-filters'
-import { InvalidInputError } from '../../errors'
+import type { DraftsTableQuery, LazyTableQuery } from '../../../../contracts/articles'
+import { ARTICLE_FILTER_COLUMNS, type ArticleFilters } from '../../../../contracts/article-filters'
+import { columnFiltersSql, type FilterColumnSql } from '../../db/column-filters-sql'
 
 export interface ArticleRecord {
   id: number
@@ -48,12 +48,17 @@ export const articlesRepository = {
     return row.id
   },
 
-  async listDrafts(db: Queryable, first: number, rows: number): Promise<{ rows: ArticleRecord[]; total: number }> {
+  /** Drafts in the table's order (newest first unless asked otherwise), filtered like the articles. */
+  async listDrafts(db: Queryable, query: DraftsTableQuery): Promise<{ rows: ArticleRecord[]; total: number }> {
+    const direction = query.sortOrder === 1 ? 'ASC' : 'DESC'
+    const params: unknown[] = []
+    const where = buildFilterSql(query.filters ?? {}, params)
     const found = await db.query<ArticleDbRow>(
-      `SELECT id, title, '' AS content, metadata, created_at, updated_at FROM temp_articles ORDER BY id DESC LIMIT $1 OFFSET $2`,
-      [rows, first],
+      `SELECT id, title, '' AS content, metadata, created_at, updated_at FROM temp_articles WHERE ${where}
+        ORDER BY ${SORT_COLUMNS[query.sortField]} ${direction}, id ${direction} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, query.rows, query.first],
     )
-    const [count] = await db.query<{ total: number }>(`SELECT COUNT(*)::int AS total FROM temp_articles`)
+    const [count] = await db.query<{ total: number }>(`SELECT COUNT(*)::int AS total FROM temp_articles WHERE ${where}`, params)
     return { rows: found.map(toRecord), total: count.total }
   },
 
@@ -171,72 +176,13 @@ export const articlesRepository = {
   },
 }
 
-const FILTER_EXPRESSIONS: Record<keyof typeof ARTICLE_FILTER_COLUMNS, string> = {
-  title: 'fold_text(title)',
-  source: "fold_text(COALESCE(metadata->>'source', ''))",
-  id: 'id',
-  timestamp: 'updated_at',
+// Whitelisted column expressions of the articles' and drafts' filters (contracts/article-filters.ts).
+const FILTER_COLUMNS: Record<keyof typeof ARTICLE_FILTER_COLUMNS, FilterColumnSql> = {
+  title: { kind: ARTICLE_FILTER_COLUMNS.title, expression: 'fold_text(title)' },
+  source: { kind: ARTICLE_FILTER_COLUMNS.source, expression: "fold_text(COALESCE(metadata->>'source', ''))" },
+  id: { kind: ARTICLE_FILTER_COLUMNS.id, expression: 'id' },
+  timestamp: { kind: ARTICLE_FILTER_COLUMNS.timestamp, expression: 'updated_at' },
 }
 
-/**
- * Turns the table's column filters into SQL over whitelisted expressions, values always as parameters.
- * Text compares case- and accent-insensitively; an empty value matches everything (SEED.md §5).
- */
-function buildFilterSql(filters: ArticleFilters, params: unknown[]): string {
-  const conditions: string[] = []
-  for (const [column, filter] of Object.entries(filters) as [keyof typeof ARTICLE_FILTER_COLUMNS, NonNullable<ArticleFilters['title']>][]) {
-    const constraints = 'constraints' in filter ? filter.constraints : [filter]
-    const operator = 'constraints' in filter && filter.operator === 'or' ? ' OR ' : ' AND '
-    const parts = constraints.flatMap((constraint) => {
-      const sql = constraintSql(column, constraint, params)
-      return sql ? [sql] : []
-    })
-    if (parts.length) conditions.push(`(${parts.join(operator)})`)
-  }
-  return conditions.length ? conditions.join(' AND ') : 'TRUE'
-}
-
-function constraintSql(column: keyof typeof ARTICLE_FILTER_COLUMNS, constraint: FilterConstraint, params: unknown[]): string | undefined {
-  const kind = ARTICLE_FILTER_COLUMNS[column]
-  const expression = FILTER_EXPRESSIONS[column]
-  const value = constraint.value
-  if (value === undefined || value === null || String(value).trim() === '') return undefined
-  const field = `filters.${column}`
-  const add = (parameter: unknown) => {
-    params.push(parameter)
-    return `$${params.length}`
-  }
-  if (kind === 'text') {
-    const text = add(String(value))
-    const folded = `fold_text(${text})`
-    const like = (pattern: string) => `${expression} LIKE ${pattern} ESCAPE '\\'`
-    const escaped = `replace(replace(replace(${folded}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`
-    switch (constraint.matchMode) {
-      case 'startsWith': return like(`${escaped} || '%'`)
-      case 'contains': return like(`'%' || ${escaped} || '%'`)
-      case 'notContains': return `NOT ${like(`'%' || ${escaped} || '%'`)}`
-      case 'endsWith': return like(`'%' || ${escaped}`)
-      case 'equals': return `${expression} = ${folded}`
-      case 'notEquals': return `${expression} <> ${folded}`
-    }
-  }
-  if (kind === 'numeric') {
-    const number = Number(value)
-    if (!Number.isFinite(number)) throw new InvalidInputError(field, `${column} filters take a number`)
-    const operators: Record<string, string> = { equals: '=', notEquals: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' }
-    const sqlOperator = operators[constraint.matchMode]
-    if (sqlOperator) return `${expression} ${sqlOperator} ${add(number)}`
-  }
-  if (kind === 'date') {
-    const date = new Date(String(value))
-    if (Number.isNaN(date.getTime())) throw new InvalidInputError(field, `${column} filters take a date`)
-    const day = add(date.toISOString().slice(0, 10))
-    switch (constraint.matchMode) {
-      case 'dateIs': return `(${expression} AT TIME ZONE 'UTC')::date = ${day}::date`
-      case 'dateIsNot': return `(${expression} AT TIME ZONE 'UTC')::date <> ${day}::date`
-      case 'dateBefore': return `(${expression} AT TIME ZONE 'UTC')::date < ${day}::date`
-      case 'dateAfter': return `(${expression} AT TIME ZONE 'UTC')::date > ${day}::date`
-    }
-  }
-  throw new InvalidInputError(field, `${constraint.matchMode} does not apply to the ${kind} column ${column}`)
-}
+/** The table's column filters as SQL (text folded for case and accents; an empty value matches everything). */
+const buildFilterSql = (filters: ArticleFilters, params: unknown[]) => columnFiltersSql(filters, FILTER_COLUMNS, params)

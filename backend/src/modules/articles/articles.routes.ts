@@ -31,7 +31,7 @@ export const articlesRoutes =
     })
 
     app.get('/admin/get_temp_articles', { config: { access: 'editor' }, schema: { tags: ['articles'], querystring: DraftsQuery, response: { 200: DraftsPage } } }, (request) =>
-      articles.listDrafts(request.query.first, request.query.rows),
+      articles.listDrafts(request.query),
     )
 
     app.get('/admin/get_temp_content', { config: { access: 'editor' }, schema: { tags: ['articles'], querystring: ArticleIdQuery, response: { 200: ArticleContent } } }, (request) =>

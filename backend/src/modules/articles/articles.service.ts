@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { ArticleContent, ArticleInput, ArticlesPage, ArticleUpdate, DraftsPage, LazyTableQuery, PublishProgress, ReadArticle } from '../../../../contracts/articles'
+import type { ArticleContent, ArticleInput, ArticlesPage, ArticleUpdate, DraftsPage, DraftsTableQuery, LazyTableQuery, PublishProgress, ReadArticle } from '../../../../contracts/articles'
 import type { Database, Queryable } from '../../db/database'
 import { InvalidInputError, NotFoundError } from '../../errors'
 import { JobStoppedError, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
@@ -36,8 +36,8 @@ export class ArticlesService {
     return repository.insertDraft(this.db, { title: input.title, content: input.content, metadata: { source: input.title, ...input.metadata } })
   }
 
-  async listDrafts(first: number, rows: number): Promise<DraftsPage> {
-    const page = await repository.listDrafts(this.db, first, rows)
+  async listDrafts(query: DraftsTableQuery): Promise<DraftsPage> {
+    const page = await repository.listDrafts(this.db, query)
     return {
       success: true,
       total_count: page.total,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { AskAnswer, AskAnswerBody, AskBody, AskModels } from '../../../../contracts/ask'
+import { AskAnswer, AskAnswerBody, AskBody, AskModels, AskThread, AskThreadQuery, AskThreads, AskThreadsQuery } from '../../../../contracts/ask'
 import { LogIdQuery } from '../../../../contracts/query-logs'
 import { currentUser } from '../../plugins/access'
 import type { AskService } from './ask.service'
@@ -36,6 +36,13 @@ export const askRoutes =
     )
     app.post('/ask_qa_answer', { config: { access: 'user' }, schema: { tags: ['ask'], body: AskAnswerBody, response: { 200: AskAnswer } } }, (request) =>
       ask.answerOf(currentUser(request), request.body.task_id),
+    )
+    // Conversations: the caller's own threads only (anyone else's is answered 404, as if it did not exist).
+    app.get('/ask_thread', { config: { access: 'user' }, schema: { tags: ['ask'], querystring: AskThreadQuery, response: { 200: AskThread } } }, (request) =>
+      ask.thread(currentUser(request), request.query.thread_id),
+    )
+    app.get('/ask_threads', { config: { access: 'user' }, schema: { tags: ['ask'], querystring: AskThreadsQuery, response: { 200: AskThreads } } }, (request) =>
+      ask.threads(currentUser(request), request.query.limit),
     )
     app.get('/answer', { config: { access: 'user' }, schema: { tags: ['ask'], querystring: LogIdQuery, response: { 200: AskAnswer } } }, (request) =>
       ask.answerOfLog(currentUser(request), request.query.log_id),

@@ -1,7 +1,8 @@
-import type { AskAnswer, AskBody, AskModels } from '../../../../contracts/ask'
+import type { AskAnswer, AskBody, AskModels, AskThread, AskThreads } from '../../../../contracts/ask'
 import { USE_DEFAULT_MODEL, type BotSettings } from '../../../../contracts/settings'
 import { QuestionAnswerer, type AnsweredQuestion, type AnswerEvent } from '../../answering/answerer'
 import { NOT_FOUND_ANSWER } from '../../answering/not-found'
+import { MAX_HISTORY_TURNS, type PromptTurn } from '../../answering/prompt'
 import { KeywordRetriever, type Retriever } from '../../answering/retriever'
 import type { Database } from '../../db/database'
 import { InvalidInputError, NotFoundError, UpstreamError } from '../../errors'
@@ -14,6 +15,7 @@ import type { CurrentUser } from '../identity/identity.types'
 import { scopeOf } from '../query-logs/query-logs.service'
 import type { SettingsService } from '../settings/settings.service'
 import { screenPassage, screenQuestion } from '../firewall/semantic-firewall'
+import { threadsRepository as threads } from './threads.repository'
 
 export const ASK_JOB = 'ask'
 export { NOT_FOUND_ANSWER }
@@ -27,6 +29,7 @@ interface AskPayload {
 /** A streamed question, logged and checked, ready to be answered. */
 export interface StreamedQuestion {
   logId: number
+  threadId: number
   command: string
   settings: BotSettings
   model?: string
@@ -47,11 +50,14 @@ const metricsOf = (answer: AnsweredQuestion): AnswerMetricsRecord => ({
   screenedPassages: answer.model ? answer.model.screenedPassages : null,
 })
 
-/** What a logged answer adds to the AskAnswer: its note, unsupported sentences and model. */
-const answeringFieldsOf = (log: QueryLogRecord | undefined): Pick<AskAnswer, 'note' | 'unsupported' | 'model'> => ({
+/** What a logged answer adds to the AskAnswer: its note, unsupported sentences, model, thread and feedback. */
+const answeringFieldsOf = (log: QueryLogRecord | undefined): Pick<AskAnswer, 'note' | 'unsupported' | 'model' | 'thread_id' | 'feedback' | 'feedback_reason'> => ({
   note: log?.answering.note ?? null,
   unsupported: log?.answering.unsupported ?? [],
   model: log?.answering.fallback ? null : (log?.answering.model ?? null),
+  thread_id: log?.threadId ?? null,
+  feedback: log?.feedback ?? null,
+  feedback_reason: log?.feedbackReason ?? null,
 })
 
 /** Answers questions from the knowledge base only, and logs every question; agent-mode commands go to the agents. */
@@ -115,6 +121,7 @@ export class AskService {
   async ask(user: CurrentUser, body: AskBody): Promise<AskAnswer> {
     if (body.mode === 'agent') return this.agents.start(user, body)
     await this.checkModelChoice(await this.settings.botSettings(), body.model)
+    await this.checkThread(user, body.thread_id)
     const logId = await logs.insertPending(this.db, {
       command: body.command,
       timezone: body.timezone,
@@ -122,10 +129,38 @@ export class AskService {
       userId: user.id,
       organizationId: user.organizationId,
     })
+    await threads.setThread(this.db, logId, body.thread_id)
     const job = await this.jobs.enqueue(ASK_JOB, { logId, model: body.model } satisfies AskPayload, { maxAttempts: 2 })
     await logs.setTask(this.db, logId, job.id)
     const current = (await this.jobs.waitFor(job.id, this.waitMs)) ?? job
     return this.toAnswer(current, logId)
+  }
+
+  /** Refuses a thread that is not the asker's own, as if it did not exist (ADR 062's rule for logs). */
+  private async checkThread(user: CurrentUser, threadId: number | undefined): Promise<void> {
+    if (threadId === undefined) return
+    if (!(await threads.isOwnThread(this.db, threadId, user.id))) throw new NotFoundError(`No thread ${threadId}`, { status: 'not found' })
+  }
+
+  /** The earlier answered turns of a question's thread: what a follow-up is read with. */
+  private async historyOf(logId: number): Promise<PromptTurn[]> {
+    const turns = await threads.earlierTurns(this.db, logId, MAX_HISTORY_TURNS)
+    return turns.map((turn) => ({ question: turn.command, answer: turn.answer }))
+  }
+
+  /** One of the caller's own threads, every question with its answer, oldest first (GET /ask_thread). */
+  async thread(user: CurrentUser, threadId: number): Promise<AskThread> {
+    const ids = await threads.turnIds(this.db, threadId, user.id)
+    if (ids.length === 0) throw new NotFoundError(`No thread ${threadId}`, { status: 'not found' })
+    const turns: AskAnswer[] = []
+    for (const id of ids) turns.push(await this.answerOfLog(user, id))
+    return { thread_id: threadId, turns }
+  }
+
+  /** The caller's own recent threads, the most recently continued first (GET /ask_threads). */
+  async threads(user: CurrentUser, limit: number): Promise<AskThreads> {
+    const rows = await threads.recent(this.db, user.id, limit)
+    return { threads: rows.map((row) => ({ thread_id: row.threadId, command: row.command, turns: row.turns, last_asked: row.lastAskedAt.toISOString() })) }
   }
 
   /** The answer of an earlier ask by its task id. */
@@ -165,6 +200,7 @@ export class AskService {
     if (body.mode === 'agent') throw new InvalidInputError('mode', 'Agent runs are not streamed: start them with POST /ask_qa')
     const settings = await this.settings.botSettings()
     await this.checkModelChoice(settings, body.model)
+    await this.checkThread(user, body.thread_id)
     const logId = await logs.insertPending(this.db, {
       command: body.command,
       timezone: body.timezone,
@@ -172,7 +208,8 @@ export class AskService {
       userId: user.id,
       organizationId: user.organizationId,
     })
-    return { logId, command: body.command, settings, model: body.model }
+    const threadId = await threads.setThread(this.db, logId, body.thread_id)
+    return { logId, threadId, command: body.command, settings, model: body.model }
   }
 
   /**
@@ -198,6 +235,7 @@ export class AskService {
         settings: question.settings,
         chooseModel: this.modelChooser(question.settings, question.model),
         signal,
+        history: await this.historyOf(question.logId),
       })
       for await (const event of answering.events) {
         const { type, ...data } = event
@@ -245,6 +283,9 @@ export class AskService {
       note: answer.note,
       unsupported: answer.unsupported,
       model: answer.model,
+      thread_id: question.threadId,
+      feedback: null,
+      feedback_reason: null,
     }
   }
 
@@ -259,7 +300,12 @@ export class AskService {
         await logs.complete(this.db, log.id, { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: Math.round(performance.now() - started) })
         return { logId: log.id }
       }
-      const answer = await this.answerer.complete({ question: log.command, settings, chooseModel: this.modelChooser(settings, job.payload.model) })
+      const answer = await this.answerer.complete({
+        question: log.command,
+        settings,
+        chooseModel: this.modelChooser(settings, job.payload.model),
+        history: await this.historyOf(log.id),
+      })
       await this.record(log.id, answer, Math.round(performance.now() - started))
     } catch (error) {
       if (job.attempts >= job.maxAttempts) {
@@ -272,7 +318,7 @@ export class AskService {
 
   private async toAnswer(job: Job, logId: number): Promise<AskAnswer> {
     const log = await logs.find(this.db, logId)
-    const base = { command: log?.command ?? null, task_id: job.id, log_id: logId, log_agent_ask_qa: null, source_list: [], result: null, found: false }
+    const base = { command: log?.command ?? null, task_id: job.id, log_id: logId, log_agent_ask_qa: null, source_list: [], result: null, found: false, thread_id: log?.threadId ?? null }
     if (job.status === 'queued' || job.status === 'running') return { ...base, success: false, status: job.status, error: null }
     if (job.status !== 'finished') {
       return { ...base, success: false, status: job.status, error: job.error ?? 'The answer could not be produced' }

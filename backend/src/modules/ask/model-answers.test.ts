@@ -120,6 +120,23 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(log.llm_total_ms).toBeGreaterThanOrEqual(log.llm_first_token_ms)
       })
 
+      it('sends the earlier turns of a thread to the model as the conversation so far, before the follow-up', async () => {
+        const first = await server.call('/ask_qa', { method: 'POST', body: { command: 'How often do tomato plants need watering?' }, as: user })
+        const followUp = await server.call('/ask_qa', { method: 'POST', body: { command: 'And should I water the leaves?', thread_id: first.body.thread_id }, as: user })
+        expect(followUp.body).toMatchObject({ success: true, thread_id: first.body.thread_id, model: 'fixture-chat' })
+        const [, request] = chatRequests()
+        const roles = request.messages.map((message: { role: string }) => message.role)
+        expect(roles).toEqual(['system', 'user', 'assistant', 'user'])
+        expect(request.messages[1].content).toBe('How often do tomato plants need watering?')
+        // The earlier answer, without its own turn's citation numbers.
+        expect(request.messages[2].content).toContain('Tomato plants need deep watering twice a week')
+        expect(request.messages[2].content).not.toMatch(/\[\d+\]/)
+        expect(request.messages[3].content).toContain('Question: And should I water the leaves?')
+        expect(request.messages[0].content).toContain('The earlier messages are the conversation so far')
+        // A first question goes alone.
+        expect(chatRequests()[0].messages.map((message: { role: string }) => message.role)).toEqual(['system', 'user'])
+      })
+
       it('gives the fixed not-found answer without asking the model when no passage clears score_threshold', async () => {
         await server.call('/admin/bot_setting', { method: 'PUT', body: { score_threshold: 1000 } })
         const response = await server.call('/ask_qa', { method: 'POST', body: { command: 'How often do tomato plants need watering?' }, as: user })

@@ -1,5 +1,7 @@
 import type { AgentTraceEntry } from '../../../../contracts/agents'
 import type { Source } from '../../../../contracts/ask'
+import { LOG_FILTER_COLUMNS, type LogFilters } from '../../../../contracts/query-logs'
+import { addParameter, columnFiltersSql, foldedContains, type FilterColumnSql } from '../../db/column-filters-sql'
 import type { Queryable } from '../../db/database'
 
 export type LogStatus = 'pending' | 'answered' | 'not_found' | 'blocked' | 'failed'
@@ -20,6 +22,10 @@ export interface QueryLogRecord {
   status: LogStatus
   mode: string
   feedback: 'like' | 'dislike' | null
+  /** Why, in the asker's words (optional with the feedback). */
+  feedbackReason: string | null
+  /** The conversation it belongs to: the log id of its first question (null for agent runs). */
+  threadId: number | null
   comment: string | null
   taskId: string | null
   durationMs: number | null
@@ -55,6 +61,8 @@ interface QueryLogRow {
   status: LogStatus
   mode: string
   feedback: 'like' | 'dislike' | null
+  feedback_reason?: string | null
+  thread_id?: number | null
   comment: string | null
   task_id: string | null
   duration_ms: number | null
@@ -92,6 +100,8 @@ const toRecord = (row: QueryLogRow, comments: LogCommentRecord[] = []): QueryLog
   status: row.status,
   mode: row.mode,
   feedback: row.feedback,
+  feedbackReason: row.feedback_reason ?? null,
+  threadId: row.thread_id ?? null,
   comment: row.comment,
   taskId: row.task_id,
   durationMs: row.duration_ms,
@@ -127,6 +137,32 @@ const STATUS_CONDITIONS = {
 } as const
 
 export type LogStatusFilter = keyof typeof STATUS_CONDITIONS
+
+// Whitelisted expressions of the logs table's column filters (contracts/query-logs.ts: LOG_FILTER_COLUMNS).
+const LOG_FILTER_SQL: Record<keyof typeof LOG_FILTER_COLUMNS, FilterColumnSql> = {
+  command: { kind: LOG_FILTER_COLUMNS.command, expression: 'fold_text(l.command)' },
+  answer: { kind: LOG_FILTER_COLUMNS.answer, expression: "fold_text(COALESCE(l.answer, ''))" },
+  username: { kind: LOG_FILTER_COLUMNS.username, expression: "fold_text(COALESCE(u.username, ''))" },
+  id: { kind: LOG_FILTER_COLUMNS.id, expression: 'l.id' },
+  duration_ms: { kind: LOG_FILTER_COLUMNS.duration_ms, expression: 'l.duration_ms' },
+  timestamp: { kind: LOG_FILTER_COLUMNS.timestamp, expression: 'l.created_at' },
+}
+
+/** What a page of the logs table asks for. */
+export interface LogPageQuery {
+  limit: number
+  lastId?: number
+  status: LogStatusFilter
+  scope: LogScope
+  /** Found in the question or the answer, ignoring case and accents. */
+  search?: string
+  /** Calendar days (YYYY-MM-DD, UTC), both included. */
+  from?: string
+  to?: string
+  filters?: LogFilters
+  sortField: 'id' | 'timestamp'
+  order: 1 | -1
+}
 
 const SELECT_LOG = `SELECT l.*, u.username FROM query_logs l LEFT JOIN users u ON u.id = l.user_id`
 
@@ -210,14 +246,36 @@ export const queryLogsRepository = {
     return (await withComments(db, rows))[0]
   },
 
-  /** Newest first, keyset-paged: rows with an id below lastId. */
-  async page(db: Queryable, options: { limit: number; lastId?: number; status: LogStatusFilter; scope: LogScope }): Promise<QueryLogRecord[]> {
-    const rows = await db.query<QueryLogRow>(
-      `${SELECT_LOG} WHERE (${STATUS_CONDITIONS[options.status]}) AND ($1::int IS NULL OR l.id < $1)
-         AND ($3::int IS NULL OR l.organization_id = $3) AND ($4::int IS NULL OR l.user_id = $4)
-        ORDER BY l.id DESC LIMIT $2`,
-      [options.lastId ?? null, options.limit, options.scope.organizationId, options.scope.userId ?? null],
-    )
+  /**
+   * One page of the table: the status, search, date range and column filters, in the scope, sorted by id or time
+   * (newest first unless `order` is 1), keyset-paged: the rows after `lastId` in that order.
+   */
+  async page(db: Queryable, options: LogPageQuery): Promise<QueryLogRecord[]> {
+    const params: unknown[] = []
+    const add = (value: unknown) => addParameter(params, value)
+    const conditions: string[] = [`(${STATUS_CONDITIONS[options.status]})`]
+    if (options.scope.organizationId !== null) conditions.push(`l.organization_id = ${add(options.scope.organizationId)}`)
+    if (options.scope.userId) conditions.push(`l.user_id = ${add(options.scope.userId)}`)
+    if (options.search) {
+      const text = add(options.search)
+      conditions.push(`(${foldedContains('fold_text(l.command)', text)} OR ${foldedContains("fold_text(COALESCE(l.answer, ''))", text)})`)
+    }
+    if (options.from) conditions.push(`(l.created_at AT TIME ZONE 'UTC')::date >= ${add(options.from)}::date`)
+    if (options.to) conditions.push(`(l.created_at AT TIME ZONE 'UTC')::date <= ${add(options.to)}::date`)
+    if (options.filters) conditions.push(columnFiltersSql(options.filters, LOG_FILTER_SQL, params))
+    const direction = options.order === 1 ? 'ASC' : 'DESC'
+    const after = options.order === 1 ? '>' : '<'
+    if (options.lastId) {
+      const lastId = add(options.lastId)
+      if (options.sortField === 'id') conditions.push(`l.id ${after} ${lastId}`)
+      else {
+        // The last row's own time is the cursor (a vanished row pages from the start, never fails).
+        const edge = options.order === 1 ? `'-infinity'::timestamptz` : `'infinity'::timestamptz`
+        conditions.push(`(l.created_at, l.id) ${after} (COALESCE((SELECT created_at FROM query_logs WHERE id = ${lastId}), ${edge}), ${lastId})`)
+      }
+    }
+    const orderBy = options.sortField === 'id' ? `l.id ${direction}` : `l.created_at ${direction}, l.id ${direction}`
+    const rows = await db.query<QueryLogRow>(`${SELECT_LOG} WHERE ${conditions.join(' AND ')} ORDER BY ${orderBy} LIMIT ${add(options.limit)}`, params)
     return withComments(db, rows)
   },
 
@@ -230,8 +288,12 @@ export const queryLogsRepository = {
     return withComments(db, rows)
   },
 
-  async setFeedback(db: Queryable, id: number, feedback: 'like' | 'dislike' | null): Promise<void> {
-    await db.query(`UPDATE query_logs SET feedback = $2, feedback_at = now() WHERE id = $1`, [id, feedback])
+  /** Sets the feedback; a reason given (empty clears it) replaces the one before, none leaves it. */
+  async setFeedback(db: Queryable, id: number, feedback: 'like' | 'dislike' | null, reason?: string): Promise<void> {
+    await db.query(
+      `UPDATE query_logs SET feedback = $2, feedback_at = now(), feedback_reason = CASE WHEN $3::boolean THEN NULLIF($4, '') ELSE feedback_reason END WHERE id = $1`,
+      [id, feedback, reason !== undefined, reason ?? null],
+    )
   },
 
   async setMainComment(db: Queryable, id: number, comment: string | null): Promise<void> {

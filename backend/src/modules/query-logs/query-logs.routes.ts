@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
   FavoriteBody,
+  FavoriteDeleteQuery,
   FavoriteSaved,
   FavoritesAnswer,
   FeedbackBody,
@@ -15,6 +16,7 @@ import {
   QueryLogsPage,
   QueryLogsQuery,
 } from '../../../../contracts/query-logs'
+import { InvalidInputError } from '../../errors'
 import { currentUser } from '../../plugins/access'
 import type { QueryLogsService } from './query-logs.service'
 
@@ -37,7 +39,7 @@ export const queryLogsRoutes =
     app.put('/ask_qa_feedback', { config: { access: 'user' }, schema: { tags, body: FeedbackBody, response: { 200: LogChanged } } }, async (request) => ({
       success: true as const,
       message: 'Feedback sent',
-      result: await logs.setFeedback(currentUser(request), request.body.log_id, request.body.feedback),
+      result: await logs.setFeedback(currentUser(request), request.body.log_id, request.body.feedback, request.body.reason),
     }))
 
     app.put('/query_logs/comment', { config: { access: 'editor' }, schema: { tags, body: MainCommentBody, response: { 200: LogChanged } } }, async (request) => {
@@ -73,17 +75,34 @@ export const queryLogsRoutes =
       result: await logs.favorites(currentUser(request)),
     }))
 
-    app.post('/query_logs/add_query_favorite', { config: { access: 'user' }, schema: { tags, body: FavoriteBody, response: { 200: FavoriteSaved } } }, async (request) => ({
-      success: true as const,
-      message: request.body.id ? 'Saved query updated' : 'Query saved',
-      error: null,
-      id: await logs.saveFavorite(currentUser(request), request.body),
-    }))
-
-    app.delete('/query_logs/delete_query_favorite', { config: { access: 'user' }, schema: { tags, querystring: IdQuery, response: { 200: z.object({ success: z.literal(true), message: z.string() }) } } }, async (request) => {
-      await logs.deleteFavorite(currentUser(request), request.query.id)
-      return { success: true as const, message: 'Saved query deleted' }
+    // With comment_list_id it changes that entry of the log's comment list (SEED.md §7); otherwise it saves the query.
+    app.post('/query_logs/add_query_favorite', { config: { access: 'user' }, schema: { tags, body: FavoriteBody, response: { 200: FavoriteSaved } } }, async (request) => {
+      const { comment_list_id: commentListId } = request.body
+      if (commentListId) {
+        const id = await logs.saveListComment(currentUser(request), request.body.log_id, commentListId, request.body.comment)
+        return { success: true as const, message: 'Comment updated', error: null, id }
+      }
+      return {
+        success: true as const,
+        message: request.body.id ? 'Saved query updated' : 'Query saved',
+        error: null,
+        id: await logs.saveFavorite(currentUser(request), request.body),
+      }
     })
+
+    app.delete(
+      '/query_logs/delete_query_favorite',
+      { config: { access: 'user' }, schema: { tags, querystring: FavoriteDeleteQuery, response: { 200: z.object({ success: z.literal(true), message: z.string() }) } } },
+      async (request) => {
+        if (request.query.comment_list_id) {
+          await logs.deleteListComment(currentUser(request), request.query.comment_list_id)
+          return { success: true as const, message: 'Comment deleted' }
+        }
+        if (!request.query.id) throw new InvalidInputError('id', 'id is required')
+        await logs.deleteFavorite(currentUser(request), request.query.id)
+        return { success: true as const, message: 'Saved query deleted' }
+      },
+    )
 
     app.get('/query_logs/query_log_csv', { config: { access: 'editor' }, schema: { tags, produces: ['text/csv'], response: { 200: Csv } } }, async (request, reply) => {
       const csv = await logs.csv(currentUser(request))

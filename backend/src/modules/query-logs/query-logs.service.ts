@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync'
 import type { z } from 'zod'
 import type { FavoriteBody, QueryLog, QueryLogsPage, QueryLogsQuery } from '../../../../contracts/query-logs'
 import type { Database } from '../../db/database'
-import { NotFoundError } from '../../errors'
+import { AppError, InvalidInputError, NotFoundError } from '../../errors'
 import { spreadsheetSafeRow } from './csv-cells'
 import type { CurrentUser } from '../identity/identity.types'
 import { queryLogsRepository as repository, type LogScope, type QueryLogRecord } from './query-logs.repository'
@@ -14,6 +14,7 @@ export const toQueryLog = (record: QueryLogRecord): QueryLog => ({
   status: record.status,
   mode: record.mode,
   feedback: record.feedback,
+  feedback_reason: record.feedbackReason,
   source_list: record.sourceList,
   comment_id: record.comment ? record.id : null,
   comment: record.comment,
@@ -59,7 +60,18 @@ export class QueryLogsService {
   constructor(private readonly db: Database) {}
 
   async page(user: CurrentUser, query: z.infer<typeof QueryLogsQuery>): Promise<QueryLogsPage> {
-    const records = await repository.page(this.db, { limit: query.limit, lastId: query.last_id, status: query.status, scope: scopeOf(user) })
+    const records = await repository.page(this.db, {
+      limit: query.limit,
+      lastId: query.last_id,
+      status: query.status,
+      scope: scopeOf(user),
+      search: query.q || undefined,
+      from: query.from,
+      to: query.to,
+      filters: query.filters,
+      sortField: query.sortField,
+      order: query.sortOrder === 1 ? 1 : -1,
+    })
     return {
       success: true,
       message: records.length ? `${records.length} logs` : 'No more logs',
@@ -74,9 +86,9 @@ export class QueryLogsService {
     return user.role === 'user' ? { ...log, comment_id: null, comment: null, has_comment: false, comment_list: [] } : log
   }
 
-  async setFeedback(user: CurrentUser, logId: number, feedback: 'like' | 'dislike' | null): Promise<QueryLog> {
+  async setFeedback(user: CurrentUser, logId: number, feedback: 'like' | 'dislike' | null, reason?: string): Promise<QueryLog> {
     await this.require(user, logId)
-    await repository.setFeedback(this.db, logId, feedback)
+    await repository.setFeedback(this.db, logId, feedback, reason)
     return this.one(user, logId)
   }
 
@@ -108,6 +120,26 @@ export class QueryLogsService {
   async favorites(user: CurrentUser) {
     const rows = await repository.favorites(this.db, user.id, scopeOf(user))
     return rows.map((row) => ({ id: row.id, log_id: row.log_id, comment: row.comment, command: row.command, answer: row.answer, timestamp: row.created_at.toISOString() }))
+  }
+
+  /**
+   * SEED.md's client edits an entry of a log's comment list through add_query_favorite, naming it by
+   * `comment_list_id`; comments are the editors' notes, so a user may not. The entry must be on that log.
+   */
+  async saveListComment(user: CurrentUser, logId: number, commentListId: number, comment: string): Promise<number> {
+    if (user.role === 'user') throw new AppError(403, 'Forbidden', 'Only editors and administrators change the comments of a log')
+    if (!comment.trim()) throw new InvalidInputError('comment', 'comment is required to change an entry of the comment list')
+    const entry = await repository.findComment(this.db, commentListId)
+    if (!entry || entry.logId !== logId) throw new NotFoundError(`No comment ${commentListId} on query log ${logId}`)
+    await this.require(user, logId)
+    await repository.updateComment(this.db, commentListId, comment)
+    return commentListId
+  }
+
+  /** delete_query_favorite with `comment_list_id`: deletes that entry of a log's comment list (editors and administrators). */
+  async deleteListComment(user: CurrentUser, commentListId: number): Promise<void> {
+    if (user.role === 'user') throw new AppError(403, 'Forbidden', 'Only editors and administrators delete the comments of a log')
+    await this.deleteComment(user, commentListId)
   }
 
   async saveFavorite(user: CurrentUser, body: z.infer<typeof FavoriteBody>): Promise<number> {

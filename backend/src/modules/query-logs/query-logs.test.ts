@@ -65,6 +65,37 @@ forEachStorage('query logs, feedback, comments and saved queries', ({ server }) 
     expect((await server().call('/query_logs/query_favorites')).body.result).toEqual([])
   })
 
+  it('changes and deletes an entry of the comment list through add_query_favorite and delete_query_favorite with comment_list_id', async () => {
+    const listed = await server().call('/query_logs/comments', { method: 'POST', body: { log_id: logId, comment: 'Needs the law article' } })
+    const entryId = listed.body.result.comment_list.at(-1).id as number
+    const favoritesBefore = (await server().call('/query_logs/query_favorites')).body.result.length
+
+    const changed = await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: logId, comment: 'Cite article 61', id: null, comment_list_id: entryId } })
+    expect(changed.body).toEqual({ success: true, message: 'Comment updated', error: null, id: entryId })
+    const log = (await server().call(`/query_logs/query_log?log_id=${logId}`)).body.result[0]
+    expect(log.comment_list).toContainEqual(expect.objectContaining({ id: entryId, comment_id: entryId, has_comment: true, comment: 'Cite article 61' }))
+    // It changed the comment, and saved no query.
+    expect((await server().call('/query_logs/query_favorites')).body.result).toHaveLength(favoritesBefore)
+
+    const otherLog = (await server().call('/ask_qa', { method: 'POST', body: { command: 'Are bicycle bells required?' } })).body.log_id
+    const elsewhere = await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: otherLog, comment: 'x', comment_list_id: entryId } })
+    expect(elsewhere.status).toBe(404)
+    const blank = await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: logId, comment: '  ', comment_list_id: entryId } })
+    expect(blank.status).toBe(400)
+    expect((await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: logId, comment: 'x', comment_list_id: 'first' } })).status).toBe(400)
+    const user = await server().createUser('user')
+    const refused = await server().call('/query_logs/add_query_favorite', { method: 'POST', body: { log_id: logId, comment: 'mine', comment_list_id: entryId }, as: user })
+    expect(refused.status).toBe(403)
+    expect((await server().call(`/query_logs/delete_query_favorite?comment_list_id=${entryId}`, { method: 'DELETE', as: user })).status).toBe(403)
+
+    const deleted = await server().call(`/query_logs/delete_query_favorite?comment_list_id=${entryId}`, { method: 'DELETE' })
+    expect(deleted.body).toEqual({ success: true, message: 'Comment deleted' })
+    expect((await server().call(`/query_logs/query_log?log_id=${logId}`)).body.result[0].comment_list.map((entry: { id: number }) => entry.id)).not.toContain(entryId)
+    expect((await server().call(`/query_logs/delete_query_favorite?comment_list_id=${entryId}`, { method: 'DELETE' })).status).toBe(404)
+    expect((await server().call('/query_logs/delete_query_favorite', { method: 'DELETE' })).status).toBe(400)
+    expect((await server().call(`/query_logs/delete_query_favorite?id=1&comment_list_id=${entryId}`, { method: 'DELETE' })).status).toBe(400)
+  })
+
   it('answers a log by id, and GET /answer gives its answer', async () => {
     const one = await server().call(`/query_logs/query_log?log_id=${logId}`)
     expect(one.body.result).toHaveLength(1)

@@ -7,6 +7,7 @@ import {
   BotSettingsUpdate,
   StateFields,
   WhoAmI,
+  WhoAmIQuery,
   WorkflowGraph,
   WorkflowGraphBody,
 } from '../../../../contracts/settings'
@@ -17,7 +18,9 @@ const tags = ['settings']
 export const settingsRoutes =
   (settings: SettingsService): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/who_am_i', { config: { access: 'user' }, schema: { tags, response: { 200: WhoAmI } } }, () => settings.whoAmI())
+    app.get('/who_am_i', { config: { access: 'user' }, schema: { tags, querystring: WhoAmIQuery, response: { 200: WhoAmI } } }, (request) =>
+      settings.whoAmI(request.query.target),
+    )
 
     app.get('/admin/bot_setting', { config: { access: 'admin' }, schema: { tags, response: { 200: BotSettingsAnswer } } }, async () => ({
       ...(await settings.botSettings()),

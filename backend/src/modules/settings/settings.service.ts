@@ -106,9 +106,15 @@ export class SettingsService {
     return undefined
   }
 
-  async whoAmI(): Promise<WhoAmI> {
+  /** Who the bot says it is, with the shortcuts of questions (`expert`) or of agent commands (`agent`). */
+  async whoAmI(target: 'expert' | 'agent' = 'expert'): Promise<WhoAmI> {
     const settings = await this.botSettings()
-    return { bot_who_am_i: settings.bot_who_am_i, query_shortcuts: settings.query_shortcuts }
+    if (target === 'expert') return { bot_who_am_i: settings.bot_who_am_i, query_shortcuts: settings.query_shortcuts }
+    const agent = await this.agentSettings()
+    return {
+      bot_who_am_i: settings.bot_who_am_i,
+      query_shortcuts: ([1, 2, 3] as const).map((n) => ({ enabled: agent[`query_shortcut_${n}_enabled`], query: agent[`query_shortcut_${n}_query`] })),
+    }
   }
 
   async agentSettings(): Promise<AgentSettings> {

@@ -1,3 +1,5 @@
+import { USER_FILTER_COLUMNS, type UserFilters, type UserSortField } from '../../../../contracts/users'
+import { columnFiltersSql, type FilterColumnSql } from '../../db/column-filters-sql'
 import type { Queryable } from '../../db/database'
 import type { Role } from '../identity/identity.types'
 
@@ -65,6 +67,30 @@ const SELECT_USER = `SELECT u.id, u.username, u.email, u.first_name, u.last_name
 // fold_text (migration 002) lowers case and strips accents, so "jose" finds "José". An empty filter is '%%', which matches all.
 const FILTERED_COLUMNS = ['u.username', 'u.email', 'u.first_name', 'u.last_name', "u.first_name || ' ' || u.last_name"]
 const MATCHES_FILTER = `(${FILTERED_COLUMNS.map((column) => `fold_text(${column}) LIKE fold_text($1) ESCAPE '\\'`).join(' OR ')})`
+
+// Whitelisted column expressions of the users table's filters and sort (contracts/users.ts: USER_FILTER_COLUMNS).
+const USER_FILTER_SQL: Record<keyof typeof USER_FILTER_COLUMNS, FilterColumnSql> = {
+  username: { kind: 'text', expression: 'fold_text(u.username)' },
+  email: { kind: 'text', expression: 'fold_text(u.email)' },
+  firstName: { kind: 'text', expression: 'fold_text(u.first_name)' },
+  lastName: { kind: 'text', expression: 'fold_text(u.last_name)' },
+  organization_name: { kind: 'text', expression: 'fold_text(o.name)' },
+  group_name: { kind: 'text', expression: 'fold_text(g.name)' },
+  id: { kind: 'numeric', expression: 'u.id' },
+  created_at: { kind: 'date', expression: 'u.created_at' },
+}
+
+const USER_SORT_SQL: Record<UserSortField, string> = {
+  id: 'u.id',
+  username: 'lower(u.username)',
+  email: 'lower(u.email)',
+  firstName: 'lower(u.first_name)',
+  lastName: 'lower(u.last_name)',
+  organization_name: 'lower(o.name)',
+  group_name: 'lower(g.name)',
+  enabled: 'u.enabled',
+  created_at: 'u.created_at',
+}
 
 const UNIQUE_INDEXES: Record<string, UniqueField> = { users_username_idx: 'username', users_email_idx: 'email' }
 
@@ -148,16 +174,32 @@ export const usersRepository = {
   },
 
   /** A page of users whose username, email or name contains the filter (case and accents ignored), and how many match. */
-  async listUsers(db: Queryable, page: { filter: string; limit: number; offset: number }): Promise<{ rows: UserRecord[]; total: number }> {
+  async listUsers(
+    db: Queryable,
+    page: { filter: string; filters?: UserFilters; sortField?: UserSortField; sortOrder?: number; limit: number; offset: number },
+  ): Promise<{ rows: UserRecord[]; total: number }> {
     // The filter is matched literally: its own % and _ are escaped, not wildcards.
     const pattern = `%${page.filter.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
-    const rows = await db.query<UserDbRow>(`${SELECT_USER} WHERE NOT u.is_service AND ${MATCHES_FILTER} ORDER BY u.id LIMIT $2 OFFSET $3`, [pattern, page.limit, page.offset])
-    const [count] = await db.query<{ total: number }>(`SELECT COUNT(*)::int AS total FROM users u WHERE NOT u.is_service AND ${MATCHES_FILTER}`, [pattern])
+    const params: unknown[] = [pattern]
+    const columns = columnFiltersSql(page.filters ?? {}, USER_FILTER_SQL, params)
+    const where = `WHERE NOT u.is_service AND ${MATCHES_FILTER} AND ${columns}`
+    const direction = page.sortOrder === -1 ? 'DESC' : 'ASC'
+    // Whitelisted sort expressions; id breaks ties so pages never overlap.
+    const order = `${USER_SORT_SQL[page.sortField ?? 'id']} ${direction}, u.id ${direction}`
+    const rows = await db.query<UserDbRow>(`${SELECT_USER} ${where} ORDER BY ${order} LIMIT ${`$${params.length + 1}`} OFFSET ${`$${params.length + 2}`}`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ])
+    const [count] = await db.query<{ total: number }>(
+      `SELECT COUNT(*)::int AS total FROM users u JOIN groups g ON g.id = u.group_id JOIN organizations o ON o.id = u.organization_id ${where}`,
+      params,
+    )
     return { rows: rows.map(toUser), total: count.total }
   },
 
   /** Inserts an account; answers the colliding field instead of throwing when the username or email is taken. */
-  async insertUser(db: Queryable, user: UserFields & { passwordHash: string }): Promise<{ id: number } | { taken: UniqueField }> {
+  async insertUser(db: Queryable, user: Omit<UserFields, 'passwordHash'> & { passwordHash: string | null }): Promise<{ id: number } | { taken: UniqueField }> {
     try {
       const [row] = await db.query<{ id: number }>(
         `INSERT INTO users (username, email, first_name, last_name, cellphone, password_hash, enabled, organization_id, group_id)
@@ -209,25 +251,74 @@ export const usersRepository = {
   },
 
   async listInvitations(db: Queryable): Promise<InvitationRecord[]> {
-    const rows = await db.query<InvitationDbRow>(`${SELECT_INVITATION} ORDER BY i.id DESC`)
+    // Registration invitations only: the codes bound to an account (set or reset its password) are not listed.
+    const rows = await db.query<InvitationDbRow>(`${SELECT_INVITATION} WHERE i.user_id IS NULL ORDER BY i.id DESC`)
     return rows.map(toInvitation)
   },
 
   /** Deletes an invitation not used yet; a used one stays as the record of who came in with it. */
   async deleteUnusedInvitation(db: Queryable, id: number): Promise<'deleted' | 'used' | 'missing'> {
-    const [deleted] = await db.query(`DELETE FROM invitations WHERE id = $1 AND used_at IS NULL RETURNING id`, [id])
+    const [deleted] = await db.query(`DELETE FROM invitations WHERE id = $1 AND user_id IS NULL AND used_at IS NULL RETURNING id`, [id])
     if (deleted) return 'deleted'
-    const [used] = await db.query(`SELECT 1 FROM invitations WHERE id = $1`, [id])
+    const [used] = await db.query(`SELECT 1 FROM invitations WHERE id = $1 AND user_id IS NULL`, [id])
     return used ? 'used' : 'missing'
   },
 
   /** Takes a pending invitation by its code's hash, once: answers its organisation, or undefined when none is pending. */
   async claimInvitation(db: Queryable, codeHash: string): Promise<{ id: number; organizationId: number } | undefined> {
     const [row] = await db.query<{ id: number; organization_id: number }>(
-      `UPDATE invitations SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING id, organization_id`,
+      `UPDATE invitations SET used_at = now()
+       WHERE code_hash = $1 AND user_id IS NULL AND used_at IS NULL AND expires_at > now() RETURNING id, organization_id`,
       [codeHash],
     )
     return row ? { id: row.id, organizationId: row.organization_id } : undefined
+  },
+
+  /** How an account (not a key's service account) signs in: with a password here, or through the sign-in provider. */
+  async findSignInKind(db: Queryable, id: number): Promise<{ isExternal: boolean; hasPassword: boolean; username: string } | undefined> {
+    const [row] = await db.query<{ external_subject: string | null; has_password: boolean; username: string }>(
+      `SELECT external_subject, password_hash IS NOT NULL AS has_password, username FROM users WHERE id = $1 AND NOT is_service`,
+      [id],
+    )
+    return row ? { isExternal: row.external_subject !== null, hasPassword: row.has_password, username: row.username } : undefined
+  },
+
+  async setEnabled(db: Queryable, id: number, enabled: boolean): Promise<boolean> {
+    const rows = await db.query(`UPDATE users SET enabled = $2, updated_at = now() WHERE id = $1 AND NOT is_service RETURNING id`, [id, enabled])
+    return rows.length > 0
+  },
+
+  async setPasswordHash(db: Queryable, id: number, passwordHash: string): Promise<void> {
+    await db.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [id, passwordHash])
+  },
+
+  /** A new one-time code for an account's password; the account's earlier unused codes stop working. */
+  async insertPasswordLink(
+    db: Queryable,
+    link: { codeHash: string; userId: number; createdBy: number; days: number },
+  ): Promise<{ expiresAt: Date }> {
+    await db.query(`DELETE FROM invitations WHERE user_id = $1 AND used_at IS NULL`, [link.userId])
+    const [row] = await db.query<{ expires_at: Date }>(
+      `INSERT INTO invitations (code_hash, organization_id, note, created_by, expires_at, user_id)
+       SELECT $1, organization_id, 'password', $3, now() + ($4::int * interval '1 day'), id FROM users WHERE id = $2
+       RETURNING expires_at`,
+      [link.codeHash, link.userId, link.createdBy, link.days],
+    )
+    return { expiresAt: new Date(row.expires_at) }
+  },
+
+  /** Takes an account's pending password code, once: answers the account, or undefined when none is pending. */
+  async claimPasswordLink(db: Queryable, codeHash: string): Promise<{ userId: number } | undefined> {
+    const [row] = await db.query<{ user_id: number }>(
+      `UPDATE invitations SET used_at = now(), used_by = user_id
+       WHERE code_hash = $1 AND user_id IS NOT NULL AND used_at IS NULL AND expires_at > now() RETURNING user_id`,
+      [codeHash],
+    )
+    return row ? { userId: row.user_id } : undefined
+  },
+
+  async deletePendingPasswordLinks(db: Queryable, userId: number): Promise<void> {
+    await db.query(`DELETE FROM invitations WHERE user_id = $1 AND used_at IS NULL`, [userId])
   },
 
   async markInvitationUsedBy(db: Queryable, id: number, userId: number): Promise<void> {

@@ -1,5 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
+  AdminPasswordSet,
+  AdminUserCreate,
+  AdminUserCreated,
   GroupList,
   InvitationCreate,
   InvitationCreated,
@@ -8,6 +11,10 @@ import {
   InvitationRevoked,
   OrganizationIdParams,
   OrganizationList,
+  PasswordLinkCreate,
+  PasswordLinkCreated,
+  PasswordLinkUse,
+  PasswordLinkUsed,
   Registered,
   Registration,
   RegistrationInfo,
@@ -75,6 +82,47 @@ export const usersRoutes =
       '/admin/users/:id',
       { config: { access: 'admin' }, schema: { tags: ['users'], params: UserIdParams, body: UserUpdate, response: { 200: UserUpdated } } },
       (request) => users.updateUser(currentUser(request), request.params.id, request.body),
+    )
+
+    // Administrators create accounts whatever the registration policy: with a password, or invited to set their own.
+    app.post(
+      '/admin/users',
+      { config: { access: 'admin' }, schema: { tags: ['users'], body: AdminUserCreate, response: { 200: AdminUserCreated } } },
+      (request) => users.createUser(currentUser(request), request.body),
+    )
+
+    app.post(
+      '/admin/users/:id/disable',
+      { config: { access: 'admin' }, schema: { tags: ['users'], params: UserIdParams, response: { 200: UserUpdated } } },
+      (request) => users.setEnabled(currentUser(request), request.params.id, false),
+    )
+
+    app.post(
+      '/admin/users/:id/enable',
+      { config: { access: 'admin' }, schema: { tags: ['users'], params: UserIdParams, response: { 200: UserUpdated } } },
+      (request) => users.setEnabled(currentUser(request), request.params.id, true),
+    )
+
+    app.post(
+      '/admin/users/:id/password',
+      { config: { access: 'admin' }, schema: { tags: ['users'], params: UserIdParams, body: AdminPasswordSet, response: { 200: UserUpdated } } },
+      (request) => users.setPassword(currentUser(request), request.params.id, request.body.password),
+    )
+
+    app.post(
+      '/admin/users/:id/password_link',
+      { config: { access: 'admin' }, schema: { tags: ['users'], params: UserIdParams, body: PasswordLinkCreate, response: { 200: PasswordLinkCreated } } },
+      (request) => users.createPasswordLink(currentUser(request), request.params.id, request.body.expires_in_days),
+    )
+
+    // Public: whoever holds an account's one-time code (an invitation or a reset) sets its password.
+    app.post(
+      '/auth/password_link',
+      {
+        config: { access: 'public', rateLimit: perAddressLimit(options.registrationsPerHour, 3_600_000, 'password links') },
+        schema: { tags: ['users'], body: PasswordLinkUse, response: { 200: PasswordLinkUsed } },
+      },
+      (request) => users.usePasswordLink(request.body),
     )
 
     app.get(

@@ -1,10 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type {
+  AdminUserCreate,
+  AdminUserCreated,
   Group,
   Invitation,
   InvitationCreate,
   InvitationCreated,
   Organization,
+  PasswordLinkCreated,
+  PasswordLinkUse,
+  PasswordLinkUsed,
   Registered,
   Registration,
   RegistrationInfo,
@@ -18,6 +23,7 @@ import type {
 import type { Config } from '../../config'
 import type { Database, Queryable } from '../../db/database'
 import { AppError, InvalidInputError, NotFoundError } from '../../errors'
+import { INVITATION_DAYS_DEFAULT } from '../../../../contracts/users'
 import { hashPassword, type IdentityService } from '../identity/identity.service'
 import { hasRole, type CurrentUser } from '../identity/identity.types'
 import { usersRepository as repository, type GroupRecord, type InvitationRecord, type UniqueField, type UserRecord } from './users.repository'
@@ -75,6 +81,8 @@ const toInvitation = (invitation: InvitationRecord, now = new Date()): Invitatio
 const hashCode = (code: string) => createHash('sha256').update(code).digest('hex')
 
 const INVALID_INVITATION = 'The invitation code is not valid, has been used or has expired'
+const INVALID_PASSWORD_LINK = 'This link is not valid, has been used or has expired: ask an administrator for a new one'
+const EXTERNAL_ACCOUNT = 'This account signs in through the sign-in provider; its password is managed there'
 
 /** Registration, invitations, and the accounts, organisations and groups administrators manage. */
 export class UsersService {
@@ -249,5 +257,85 @@ export class UsersService {
     // A new password or a disabled account ends the user's sessions (an administrator keeps the one they work in).
     if (update.password || !update.enabled) await this.identity.endSessions(id, caller.id === id ? caller.sessionId : undefined)
     return { success: true, message: 'User updated', id }
+  }
+
+  /**
+   * An administrator creates an account in an organisation, in its group for the role, whatever the registration
+   * policy. Without a password the account cannot sign in until its person sets one with the invitation code answered.
+   */
+  async createUser(caller: CurrentUser, request: AdminUserCreate): Promise<AdminUserCreated> {
+    if (!(await repository.organizationExists(this.db, request.organization_id))) {
+      throw new InvalidInputError('organization_id', `No organisation with id ${request.organization_id}`)
+    }
+    const group = await repository.findGroupOfRole(this.db, request.organization_id, request.role)
+    if (!group) throw new InvalidInputError('role', `Organisation ${request.organization_id} has no group for the ${request.role} role`)
+    const passwordHash = request.password ? await hashPassword(request.password) : null
+    const code = request.password ? undefined : randomBytes(24).toString('base64url')
+    return this.db.transaction(async (tx) => {
+      const created = await repository.insertUser(tx, {
+        username: request.username,
+        email: request.email,
+        firstName: request.firstName,
+        lastName: request.lastName,
+        cellphone: request.cellphone,
+        enabled: true,
+        organizationId: request.organization_id,
+        groupId: group.id,
+        passwordHash,
+      })
+      if ('taken' in created) throw new TakenError(created.taken, request[created.taken])
+      if (!code) return { success: true, message: 'User created', id: created.id, invitation: null }
+      const link = await repository.insertPasswordLink(tx, { codeHash: hashCode(code), userId: created.id, createdBy: caller.id, days: INVITATION_DAYS_DEFAULT })
+      return { success: true, message: 'User invited', id: created.id, invitation: { code, expires_at: link.expiresAt.toISOString() } }
+    })
+  }
+
+  /** Disables or enables an account. A disabled account cannot sign in, and its sessions and tokens end at once. */
+  async setEnabled(caller: CurrentUser, id: number, enabled: boolean): Promise<UserUpdated> {
+    if (!enabled && caller.id === id) throw new InvalidInputError('enabled', 'You cannot disable your own account')
+    if (!(await repository.setEnabled(this.db, id, enabled))) throw new NotFoundError(`No user with id ${id}`)
+    if (!enabled) await this.identity.endSessions(id)
+    return { success: true, message: enabled ? 'User enabled' : 'User disabled', id }
+  }
+
+  /** An administrator sets an account's password: its sessions end (the caller keeps the one they work in) and pending reset codes stop working. */
+  async setPassword(caller: CurrentUser, id: number, password: string): Promise<UserUpdated> {
+    await this.requireLocalAccount(id, 'password')
+    const passwordHash = await hashPassword(password)
+    await this.db.transaction(async (tx) => {
+      await repository.setPasswordHash(tx, id, passwordHash)
+      await repository.deletePendingPasswordLinks(tx, id)
+    })
+    await this.identity.endSessions(id, caller.id === id ? caller.sessionId : undefined)
+    return { success: true, message: 'Password changed', id }
+  }
+
+  /** A one-time code with which the account's person sets a new password; the current password keeps working until then. */
+  async createPasswordLink(caller: CurrentUser, id: number, days: number): Promise<PasswordLinkCreated> {
+    await this.requireLocalAccount(id, 'id')
+    const code = randomBytes(24).toString('base64url')
+    const link = await repository.insertPasswordLink(this.db, { codeHash: hashCode(code), userId: id, createdBy: caller.id, days })
+    return { success: true, message: 'Password reset link created', id, code, expires_at: link.expiresAt.toISOString() }
+  }
+
+  /** Sets an account's password with its one-time code (an invitation or a reset); every session of the account ends. */
+  async usePasswordLink(request: PasswordLinkUse): Promise<PasswordLinkUsed> {
+    const passwordHash = await hashPassword(request.password)
+    const userId = await this.db.transaction(async (tx) => {
+      const claimed = await repository.claimPasswordLink(tx, hashCode(request.code))
+      if (!claimed) throw new InvalidInputError('code', INVALID_PASSWORD_LINK)
+      await repository.setPasswordHash(tx, claimed.userId, passwordHash)
+      return claimed.userId
+    })
+    await this.identity.endSessions(userId)
+    const account = await repository.findSignInKind(this.db, userId)
+    return { success: true, message: 'Password set: sign in with it', username: account?.username ?? '' }
+  }
+
+  /** The account, when it exists and signs in here with a password (not through the provider, not a key's account). */
+  private async requireLocalAccount(id: number, field: string): Promise<void> {
+    const account = await repository.findSignInKind(this.db, id)
+    if (!account) throw new NotFoundError(`No user with id ${id}`)
+    if (account.isExternal) throw new InvalidInputError(field, EXTERNAL_ACCOUNT)
   }
 }

@@ -1,0 +1,69 @@
+import type { Source } from '../../../contracts/ask'
+import { MarkdownView } from '~/components/markdown/markdown-view'
+import * as layout from '~/styles/layout.css'
+import { sourceHref, type RenderedAnswer } from './answer-content'
+import * as styles from './ask.css'
+
+const sourceTitle = (source: Source) => source.metadata.title || source.metadata.source
+
+/** The earlier questions of a thread and their answers, oldest first: what the latest answer follows on from. */
+export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
+  if (turns.length === 0) return null
+  return (
+    <section className={layout.card} aria-labelledby="earlier-heading">
+      <h2 id="earlier-heading">Earlier in this thread</h2>
+      <ol className={styles.turns}>
+        {turns.map((turn) => {
+          const key = turn.log_id ?? 0
+          return (
+            <li key={key} className={styles.turn}>
+              <p className={styles.turnQuestion}>You asked: {turn.command}</p>
+              {turn.success && turn.result_document ? (
+                <MarkdownView
+                  id={`turn-${key}-text`}
+                  document={turn.result_document}
+                  headingLevel={4}
+                  citation={(n) => {
+                    const source = turn.source_list[n - 1]
+                    return source ? { href: `#turn-${key}-source-${n}`, title: sourceTitle(source) } : undefined
+                  }}
+                />
+              ) : (
+                <p className={layout.muted}>{turn.error ?? 'This question has no answer yet.'}</p>
+              )}
+              {turn.source_list.length ? (
+                <ol aria-label={`Sources of the answer to: ${turn.command ?? ''}`}>
+                  {turn.source_list.map((source, index) => (
+                    <li key={`${source.metadata.id}-${index}`} id={`turn-${key}-source-${index + 1}`}>
+                      <a href={sourceHref(source)}>{sourceTitle(source)}</a>
+                    </li>
+                  ))}
+                </ol>
+              ) : null}
+            </li>
+          )
+        })}
+      </ol>
+    </section>
+  )
+}
+
+/** The user's own recent threads, each by its first question, the most recently continued first. */
+export function RecentThreads({ threads, currentThread }: { threads: { thread_id: number; command: string; turns: number }[]; currentThread: number | null }) {
+  if (threads.length === 0) return null
+  return (
+    <section className={layout.card} aria-labelledby="recent-heading">
+      <h2 id="recent-heading">Your recent questions</h2>
+      <ul className={styles.recentList}>
+        {threads.map((thread) => (
+          <li key={thread.thread_id}>
+            <a href={`/ask?thread=${thread.thread_id}#answer`} aria-current={thread.thread_id === currentThread ? 'page' : undefined}>
+              {thread.command}
+            </a>
+            {thread.turns > 1 ? <span className={layout.muted}> ({thread.turns} questions)</span> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

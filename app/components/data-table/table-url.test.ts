@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import { displayFilterDate, parseFilterDate, toBackendFilters } from './table-url'
+
+describe('date filters (SEED.md §2: mm/dd/yy, the four-digit year of the PrimeReact pattern)', () => {
+  it('reads mm/dd/yyyy, mm/dd/yy and the ISO day of older links', () => {
+    expect(parseFilterDate('03/01/2024')).toBe('2024-03-01')
+    expect(parseFilterDate('3/1/24')).toBe('2024-03-01')
+    expect(parseFilterDate(' 2024-02-29 ')).toBe('2024-02-29')
+  })
+
+  it('refuses days that do not exist and other formats', () => {
+    for (const text of ['02/30/2024', '13/01/2024', '2023-02-29', '01.03.2024', '1/3', 'tomorrow', '']) expect(parseFilterDate(text), text).toBeNull()
+  })
+
+  it('shows a valid date as mm/dd/yyyy and anything else as typed', () => {
+    expect(displayFilterDate('2024-03-01')).toBe('03/01/2024')
+    expect(displayFilterDate('3/1/24')).toBe('03/01/2024')
+    expect(displayFilterDate('02/30/2024')).toBe('02/30/2024')
+  })
+})
+
+describe('toBackendFilters', () => {
+  const columns = [
+    { field: 'title', label: 'Title', kind: 'text' },
+    { field: 'id', label: 'Id', kind: 'numeric' },
+    { field: 'timestamp', label: 'Saved', kind: 'date' },
+  ] as const
+  it('sends numbers as integers and dates as ISO days, leaves empty values out and reports bad ones', () => {
+    const { filters, errors } = toBackendFilters(
+      { title: { matchMode: 'contains', value: 'Crème' }, id: { matchMode: 'gt', value: '7' }, timestamp: { matchMode: 'dateIs', value: '03/01/24' } },
+      columns,
+    )
+    expect(filters).toEqual({ title: { matchMode: 'contains', value: 'Crème' }, id: { matchMode: 'gt', value: 7 }, timestamp: { matchMode: 'dateIs', value: '2024-03-01' } })
+    expect(errors).toEqual({})
+    const bad = toBackendFilters({ title: { matchMode: 'contains', value: '' }, id: { matchMode: 'gt', value: '1.5' }, timestamp: { matchMode: 'dateIs', value: '02/30/2024' } }, columns)
+    expect(bad.filters).toEqual({})
+    expect(bad.errors).toEqual({ id: 'Enter a whole number', timestamp: 'Enter a date as mm/dd/yyyy' })
+  })
+})

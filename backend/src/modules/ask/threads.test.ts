@@ -1,0 +1,136 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { forEachStorage, publishArticles, TEST_API_KEY, type Caller } from '../../testing/test-backend'
+
+const RENEWALS = [
+  { title: 'Passport renewal', content: 'To renew a passport, fill in the renewal form and send two recent photos. How long a passport renewal takes: about six weeks.' },
+  { title: 'Driving licence renewal', content: 'To renew a driving licence, book an eye test first. How long a driving licence renewal takes: about two weeks.' },
+  { title: 'Library cards', content: 'A library card is free for residents and lets you borrow ten books at a time.' },
+]
+
+const FOLLOW_UP = 'And how long does it take?'
+
+forEachStorage('conversation threads', ({ server }) => {
+  let owner: Caller
+  let stranger: Caller
+
+  beforeAll(async () => {
+    await publishArticles(server(), RENEWALS)
+    await server().call('/admin/bot_setting', { method: 'PUT', body: { score_threshold: 0, num_sources_k: 3, semantic_firewall: false } })
+    owner = await server().createUser('user')
+    stranger = await server().createUser('user')
+  })
+
+  const ask = async (command: string, as: Caller, threadId?: number) =>
+    server().call('/ask_qa', { method: 'POST', body: { command, ...(threadId ? { thread_id: threadId } : {}) }, as })
+
+  describe('POST /ask_qa with thread_id', () => {
+    it('starts a thread with a first question, named by its log id', async () => {
+      const first = await ask('How do I renew my passport?', owner)
+      expect(first.status).toBe(200)
+      expect(first.body).toMatchObject({ success: true, thread_id: first.body.log_id })
+    })
+
+    it('reads a follow-up with the earlier question: the same words find the passage of the thread they follow', async () => {
+      const passport = await ask('How do I renew my passport?', owner)
+      const licence = await ask('How do I renew my driving licence?', owner)
+      const passportFollowUp = await ask(FOLLOW_UP, owner, passport.body.thread_id)
+      const licenceFollowUp = await ask(FOLLOW_UP, owner, licence.body.thread_id)
+      expect(passportFollowUp.body).toMatchObject({ success: true, found: true, thread_id: passport.body.thread_id })
+      expect(licenceFollowUp.body).toMatchObject({ success: true, found: true, thread_id: licence.body.thread_id })
+      expect(passportFollowUp.body.source_list[0].metadata.title).toBe('Passport renewal')
+      expect(passportFollowUp.body.result).toContain('six weeks')
+      expect(licenceFollowUp.body.source_list[0].metadata.title).toBe('Driving licence renewal')
+      expect(licenceFollowUp.body.result).toContain('two weeks')
+      // Asked alone, the follow-up does not know which renewal it is about: at most one of the two threads' answers.
+      const alone = await ask(FOLLOW_UP, owner)
+      expect(alone.body.thread_id).toBe(alone.body.log_id)
+      const aloneFirst = alone.body.source_list[0]?.metadata.title
+      expect([passportFollowUp.body.source_list[0].metadata.title, licenceFollowUp.body.source_list[0].metadata.title].filter((title) => title === aloneFirst).length).toBeLessThanOrEqual(1)
+    })
+
+    it("refuses to continue another user's thread or one that does not exist, as not found", async () => {
+      const first = await ask('How do I renew my passport?', owner)
+      const foreign = await ask(FOLLOW_UP, stranger, first.body.thread_id)
+      expect(foreign.status).toBe(404)
+      expect(foreign.body).toMatchObject({ success: false, message: `No thread ${first.body.thread_id}` })
+      expect((await ask(FOLLOW_UP, owner, 2_000_000_000)).status).toBe(404)
+      // A follow-up is a thread's turn, not a thread of its own.
+      const followUp = await ask(FOLLOW_UP, owner, first.body.thread_id)
+      expect((await ask(FOLLOW_UP, owner, followUp.body.log_id)).status).toBe(404)
+      expect((await server().call('/ask_qa', { method: 'POST', body: { command: FOLLOW_UP, thread_id: 'first' }, as: owner })).status).toBe(400)
+    })
+
+    it('streams a follow-up in its thread, read with the earlier question', async () => {
+      const first = await ask('How do I renew my driving licence?', owner)
+      const response = await fetch(`${server().baseUrl}/ask_qa_stream`, {
+        method: 'POST',
+        headers: { apikey: TEST_API_KEY, 'content-type': 'application/json', authorization: `Bearer ${(owner as { token: string }).token}` },
+        body: JSON.stringify({ command: FOLLOW_UP, thread_id: first.body.thread_id }),
+      })
+      const text = await response.text()
+      const done = JSON.parse(/event: done\ndata: (.+)/.exec(text)![1])
+      expect(done).toMatchObject({ thread_id: first.body.thread_id, found: true })
+      expect(done.source_list[0].metadata.title).toBe('Driving licence renewal')
+      const refused = await fetch(`${server().baseUrl}/ask_qa_stream`, {
+        method: 'POST',
+        headers: { apikey: TEST_API_KEY, 'content-type': 'application/json', authorization: `Bearer ${(stranger as { token: string }).token}` },
+        body: JSON.stringify({ command: FOLLOW_UP, thread_id: first.body.thread_id }),
+      })
+      expect(refused.status).toBe(404)
+    })
+  })
+
+  describe('GET /ask_thread and GET /ask_threads', () => {
+    it("gives the owner the thread's questions and answers in order, and nobody else", async () => {
+      const first = await ask('How do I renew my passport?', owner)
+      const second = await ask(FOLLOW_UP, owner, first.body.thread_id)
+      const thread = await server().call(`/ask_thread?thread_id=${first.body.thread_id}`, { as: owner })
+      expect(thread.status).toBe(200)
+      expect(thread.body.thread_id).toBe(first.body.thread_id)
+      expect(thread.body.turns.map((turn: { log_id: number; command: string }) => [turn.log_id, turn.command])).toEqual([
+        [first.body.log_id, 'How do I renew my passport?'],
+        [second.body.log_id, FOLLOW_UP],
+      ])
+      expect(thread.body.turns[1]).toMatchObject({ success: true, status: 'finished', thread_id: first.body.thread_id })
+      for (const caller of [stranger, 'admin' as Caller]) {
+        const hidden = await server().call(`/ask_thread?thread_id=${first.body.thread_id}`, { as: caller })
+        expect(hidden.status).toBe(404)
+        expect(hidden.body.message).toBe(`No thread ${first.body.thread_id}`)
+      }
+      expect((await server().call('/ask_thread?thread_id=0', { as: owner })).status).toBe(400)
+    })
+
+    it("lists the caller's own threads, the most recently continued first, by their first question", async () => {
+      const someone = await server().createUser('user')
+      const older = await ask('How do I renew my passport?', someone)
+      const newer = await ask('How do I renew my driving licence?', someone)
+      await ask(FOLLOW_UP, someone, older.body.thread_id)
+      const listed = await server().call('/ask_threads', { as: someone })
+      expect(listed.status).toBe(200)
+      expect(listed.body.threads).toEqual([
+        { thread_id: older.body.thread_id, command: 'How do I renew my passport?', turns: 2, last_asked: expect.any(String) },
+        { thread_id: newer.body.thread_id, command: 'How do I renew my driving licence?', turns: 1, last_asked: expect.any(String) },
+      ])
+      expect((await server().call('/ask_threads?limit=1', { as: someone })).body.threads).toHaveLength(1)
+      const others = (await server().call('/ask_threads', { as: stranger })).body.threads as { thread_id: number }[]
+      expect(others.map((thread) => thread.thread_id)).not.toContain(older.body.thread_id)
+    })
+  })
+
+  describe('PUT /ask_qa_feedback with a reason', () => {
+    it('keeps the reason with the feedback, shows both with the answer, and still takes feedback without one', async () => {
+      const answer = await ask('How do I renew my passport?', owner)
+      const given = await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: answer.body.log_id, feedback: 'dislike', reason: '  It missed the photo size.  ' }, as: owner })
+      expect(given.status).toBe(200)
+      expect(given.body.result).toMatchObject({ feedback: 'dislike', feedback_reason: 'It missed the photo size.' })
+      expect((await server().call(`/answer?log_id=${answer.body.log_id}`, { as: owner })).body).toMatchObject({ feedback: 'dislike', feedback_reason: 'It missed the photo size.' })
+      // SEED.md's call, without a reason: the feedback changes, the reason stays.
+      const plain = await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: answer.body.log_id, feedback: 'like' }, as: owner })
+      expect(plain.body.result).toMatchObject({ feedback: 'like', feedback_reason: 'It missed the photo size.' })
+      const cleared = await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: answer.body.log_id, feedback: 'like', reason: '' }, as: owner })
+      expect(cleared.body.result).toMatchObject({ feedback: 'like', feedback_reason: null })
+      const tooLong = await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: answer.body.log_id, feedback: 'like', reason: 'x'.repeat(1001) }, as: owner })
+      expect(tooLong.status).toBe(400)
+    })
+  })
+})

@@ -1,0 +1,65 @@
+import { expect, test, type Page } from '@playwright/test'
+import { callWithKey, whenHydrated } from './support/backend'
+
+/** Picks an option: a native <select> without scripts, the react-aria listbox with them. */
+async function choose(page: Page, label: string, option: string, isJs: boolean) {
+  if (isJs) {
+    await page.getByRole('button', { name: label }).click()
+    await page.getByRole('listbox', { name: label }).getByRole('option', { name: option, exact: true }).click()
+  } else {
+    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
+  }
+}
+
+test.describe('API keys', () => {
+  test('creates a key shown once, which a client uses alone with its role, until it is revoked', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    const name = `Reporting ${testInfo.project.name} ${Date.now().toString(36)}`
+    await page.goto('/api-keys')
+    await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible()
+    await whenHydrated(page.getByRole('button', { name: 'Create key' }), testInfo)
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await choose(page, 'Role', 'Editor', isJs)
+    await choose(page, 'Organisation', 'Default organisation', isJs)
+    await page.getByRole('button', { name: 'Create key' }).click()
+
+    const secret = page.getByTestId('new-api-key')
+    await expect(page.getByText('Copy it now: it won’t be shown again.')).toBeVisible()
+    const key = await secret.inputValue()
+    expect(key).toMatch(/^kbk_[A-Za-z0-9_-]{40,}$/)
+    const row = page.getByRole('table', { name: 'API keys' }).getByRole('row').filter({ hasText: name })
+    await expect(row).toContainText('Editor')
+    await expect(row).toContainText('Default organisation')
+    await expect(row).toContainText(key.slice(0, 12))
+    await expect(row).toContainText('Never')
+    // The list never holds the key itself.
+    await expect(page.getByRole('table', { name: 'API keys' })).not.toContainText(key)
+
+    // A client with only this key: an editor's calls work, an administrator's are refused.
+    expect((await callWithKey(page.request, key, 'GET', '/admin/get_articles?first=0&rows=1')).status()).toBe(200)
+    expect((await callWithKey(page.request, key, 'GET', '/admin/api_keys')).status()).toBe(403)
+    expect((await callWithKey(page.request, key, 'GET', '/admin/users')).status()).toBe(403)
+
+    // Shown once: the page opened again has no key in it, and says when it was last used.
+    await page.goto('/api-keys')
+    await expect(page.getByTestId('new-api-key')).toHaveCount(0)
+    await expect(page.locator('body')).not.toContainText(key)
+    await expect(row).not.toContainText('Never')
+
+    await row.getByText('Revoke…').click()
+    await row.getByRole('button', { name: 'Yes, revoke key' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'revoked' })).toBeVisible()
+    await expect(page.getByRole('table', { name: 'API keys' })).not.toContainText(name)
+    expect((await callWithKey(page.request, key, 'GET', '/admin/get_articles?first=0&rows=1')).status()).toBe(401)
+  })
+
+  test('says beside the field what a key needs', async ({ page }, testInfo) => {
+    await page.goto('/api-keys')
+    await whenHydrated(page.getByRole('button', { name: 'Create key' }), testInfo)
+    // Past the browser's own check of the required field: a name of spaces.
+    await page.getByLabel('Name', { exact: true }).fill('   ')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    await expect(page.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByTestId('new-api-key')).toHaveCount(0)
+  })
+})

@@ -1,0 +1,170 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Browser, type Page } from '@playwright/test'
+
+const FIRST = 'How do I add an article?'
+const FOLLOW_UP = 'And how do I publish it?'
+
+/** Asks on the Ask page; with scripts, Enter sends the question (Shift+Enter would add a line). */
+async function ask(page: Page, field: 'Question' | 'Follow-up question', question: string, isScripted: boolean) {
+  const box = page.getByRole('textbox', { name: field, exact: true })
+  await box.fill(question)
+  if (isScripted) await box.press('Enter')
+  else await page.getByRole('button', { name: 'Ask', exact: true }).click()
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText(`You asked: ${question}`)
+}
+
+const threadOf = (page: Page) => new URL(page.url()).searchParams.get('thread')
+
+/**
+ * axe's serious and critical findings on the page. axe runs in the page, which a browser without scripts cannot do:
+ * then the markup it received is scanned in a context that runs axe but no page script (CSP script-src 'none').
+ */
+async function blockingViolations(page: Page, browser: Browser, isScripted: boolean): Promise<string[]> {
+  let results
+  if (isScripted) {
+    results = await new AxeBuilder({ page }).analyze()
+  } else {
+    const url = page.url()
+    const html = (await page.content()).replace(/<\/?noscript>/gi, '').replace(/<meta[^>]*http-equiv="refresh"[^>]*>/gi, '')
+    const context = await browser.newContext({ javaScriptEnabled: true })
+    try {
+      const copy = await context.newPage()
+      await copy.route(url, (route) => route.fulfill({ status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "script-src 'none'" } }))
+      await copy.goto(url)
+      results = await new AxeBuilder({ page: copy }).analyze()
+    } finally {
+      await context.close()
+    }
+  }
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+}
+
+test.describe('Ask: a conversation', () => {
+  test('a follow-up is asked in the thread, with the earlier question and answer above the recent questions', async ({ page, browser }, testInfo) => {
+    const isScripted = testInfo.project.name === 'js'
+    await page.goto('/ask')
+    await ask(page, 'Question', FIRST, isScripted)
+    const thread = threadOf(page)
+    expect(thread).toMatch(/^\d+$/)
+
+    await ask(page, 'Follow-up question', FOLLOW_UP, isScripted)
+    expect(threadOf(page)).toBe(thread)
+    await expect(page).toHaveURL(/#answer$/)
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible()
+    const earlier = page.getByRole('region', { name: 'Earlier in this thread' })
+    await expect(earlier).toContainText(`You asked: ${FIRST}`)
+    await expect(earlier.locator('a[href^="/read/"]').first()).toBeVisible()
+    // The newest answer first, right after the question box.
+    const order = await page.evaluate(() => ['ask-heading', 'answer-heading', 'earlier-heading'].map((id) => document.getElementById(id)!.getBoundingClientRect().top))
+    expect(order[0]).toBeLessThan(order[1])
+    expect(order[1]).toBeLessThan(order[2])
+
+    // Listed by its first question (the same question may start other threads too: the link names this one).
+    const link = () => page.getByRole('region', { name: 'Your recent questions' }).locator(`a[href="/ask?thread=${thread}#answer"]`)
+    await expect(link()).toHaveText(FIRST)
+    await expect(link()).toHaveAttribute('aria-current', 'page')
+
+    // Reopened from the list, the thread shows its latest answer and what came before.
+    await page.goto('/ask')
+    await link().click()
+    await expect(page.getByRole('region', { name: 'Answer' })).toContainText(`You asked: ${FOLLOW_UP}`)
+    await expect(page.getByRole('region', { name: 'Earlier in this thread' })).toContainText(FIRST)
+
+    expect(await blockingViolations(page, browser, isScripted)).toEqual([])
+  })
+
+  test('a new thread starts afresh', async ({ page }, testInfo) => {
+    await page.goto('/ask')
+    await ask(page, 'Question', FIRST, testInfo.project.name === 'js')
+    await page.getByRole('link', { name: 'New thread' }).click()
+    await expect(page).toHaveURL(/\/ask$/)
+    await expect(page.getByRole('textbox', { name: 'Question', exact: true })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Answer' })).toHaveCount(0)
+    await expect(page.getByRole('region', { name: 'Earlier in this thread' })).toHaveCount(0)
+  })
+
+  test('asks the same question again in the thread', async ({ page }, testInfo) => {
+    await page.goto('/ask')
+    await ask(page, 'Question', FIRST, testInfo.project.name === 'js')
+    const thread = threadOf(page)
+    const firstUrl = page.url()
+    await page.getByRole('form', { name: 'Ask again' }).getByRole('button', { name: 'Ask again' }).click()
+    await expect(page).not.toHaveURL(firstUrl)
+    expect(threadOf(page)).toBe(thread)
+    await expect(page.getByRole('region', { name: 'Answer' })).toContainText(`You asked: ${FIRST}`)
+    await expect(page.getByRole('region', { name: 'Earlier in this thread' })).toContainText(`You asked: ${FIRST}`)
+  })
+
+  test('feedback takes an optional reason and shows what was chosen', async ({ page }, testInfo) => {
+    await page.goto('/ask')
+    await ask(page, 'Question', FIRST, testInfo.project.name === 'js')
+    const feedback = page.getByRole('form', { name: 'Feedback' })
+    await expect(feedback.getByRole('button', { name: 'No, not helpful' })).toHaveAttribute('aria-pressed', 'false')
+    await feedback.getByLabel('Reason (optional)').fill('It skipped the review step.')
+    await feedback.getByRole('button', { name: 'No, not helpful' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Feedback sent' })).toBeVisible()
+    const after = page.getByRole('form', { name: 'Feedback' })
+    await expect(after.getByRole('button', { name: 'No, not helpful' })).toHaveAttribute('aria-pressed', 'true')
+    await expect(after.getByRole('button', { name: 'Yes, helpful' })).toHaveAttribute('aria-pressed', 'false')
+    await expect(after.getByTestId('feedback-chosen')).toHaveText('Your feedback: not helpful (“It skipped the review step.”). You can change it.')
+    await expect(after.getByLabel('Reason (optional)')).toHaveValue('It skipped the review step.')
+  })
+
+  test('copies the answer with scripts, and offers no copy button without them', async ({ page, context }, testInfo) => {
+    await page.goto('/ask')
+    await ask(page, 'Question', FIRST, testInfo.project.name === 'js')
+    const copy = page.getByRole('button', { name: 'Copy answer' })
+    if (testInfo.project.name !== 'js') {
+      await expect(copy).toHaveCount(0)
+      return
+    }
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+    await copy.click()
+    await expect(page.getByRole('status').filter({ hasText: 'Answer copied' })).toBeVisible()
+    const copied = await page.evaluate(() => navigator.clipboard.readText())
+    expect(copied).toContain('Sources:')
+    expect(copied).not.toContain('**')
+  })
+
+  test('Shift+Enter adds a line instead of sending', async ({ page }, testInfo) => {
+    test.skip(testInfo.project.name !== 'js', 'Enter and Shift+Enter are handled by the page script')
+    await page.goto('/ask')
+    await expect(page.getByText('Enter sends the question; Shift+Enter adds a line.')).toBeVisible()
+    const box = page.getByRole('textbox', { name: 'Question', exact: true })
+    await box.fill('first line')
+    await box.press('Shift+Enter')
+    await box.pressSequentially('second line')
+    await expect(box).toHaveValue('first line\nsecond line')
+    await expect(page).toHaveURL(/\/ask$/)
+  })
+
+  test('a skip link leads past the header and tabs to the page', async ({ page }) => {
+    await page.goto('/ask')
+    await page.keyboard.press('Tab')
+    const skip = page.getByRole('link', { name: 'Skip to main content' })
+    await expect(skip).toBeFocused()
+    await expect(skip).toBeInViewport()
+    await skip.press('Enter')
+    await expect(page).toHaveURL(/#main$/)
+  })
+
+  test('switches between the knowledge-base answer and the agent, remembering the choice', async ({ page }) => {
+    await page.goto('/ask')
+    const modes = page.getByRole('form', { name: 'Way to ask' })
+    await expect(modes.getByRole('button', { name: 'An answer from the knowledge base' })).toHaveAttribute('aria-pressed', 'true')
+    await modes.getByRole('button', { name: 'The agent' }).click()
+    const agent = page.getByRole('form', { name: 'Run the agent' })
+    await expect(agent.getByRole('textbox', { name: 'Command' })).toBeVisible()
+    await page.reload()
+    await expect(page.getByRole('form', { name: 'Way to ask' }).getByRole('button', { name: 'The agent' })).toHaveAttribute('aria-pressed', 'true')
+    await page.getByRole('form', { name: 'Run the agent' }).getByRole('textbox', { name: 'Command' }).fill('Summarise how drafts are published')
+    await page.getByRole('form', { name: 'Run the agent' }).getByRole('button', { name: 'Run agent' }).click()
+    await expect(page).toHaveURL(/\/agent(\?|$)/)
+    await page.goto('/ask')
+    await page.getByRole('form', { name: 'Way to ask' }).getByRole('button', { name: 'An answer from the knowledge base' }).click()
+    await expect(page.getByRole('textbox', { name: 'Question', exact: true })).toBeVisible()
+  })
+})
