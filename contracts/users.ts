@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ColumnFilter } from './article-filters'
+import { ColumnFilter, filtersParamOf } from './article-filters'
 import { BooleanLike } from './common'
 import { Role } from './identity'
 
@@ -164,18 +164,7 @@ export const UserSortField = z.enum(['id', 'username', 'email', 'firstName', 'la
 export type UserSortField = z.infer<typeof UserSortField>
 
 /** `filters` arrives as a JSON string in the query, in PrimeReact's lazy-table shape. */
-const UserFiltersParam = z
-  .string()
-  .max(4000, 'filters is at most 4000 characters')
-  .transform((text, context) => {
-    try {
-      return JSON.parse(text) as unknown
-    } catch {
-      context.addIssue({ code: 'custom', message: 'filters must be JSON' })
-      return z.NEVER
-    }
-  })
-  .pipe(UserFilters)
+const UserFiltersParam = filtersParamOf(UserFilters)
 
 /**
  * Query of GET /admin/users: `filter` matches username, email, first and last name, ignoring case and accents;

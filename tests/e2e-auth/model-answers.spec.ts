@@ -1,9 +1,35 @@
+import { mkdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { asAdministrator, backend, cookieHeader, createLocalAccount, E2E, expect, signInLocally, test, type LocalAccount } from './support'
 
 // Answers written by a language model (the OpenAI-compatible fixture that playwright.auth.config.ts starts): with
 // scripts they stream into the page word by word and end as the complete answer with its citations; without scripts
 // the plain form post and polling show the same complete answer. A model that fails mid-answer leaves the quoted
 // answer with a note. Signed in as a plain user, who sees no Bot info.
+
+/**
+ * multiple_model is one setting shared by the js and no-js runs, which go on side by side: whatever reads or changes
+ * it holds this lock (a directory beside the suite's data, made atomically) so neither sees the other's value.
+ */
+async function withModelChoiceSetting<T>(work: () => Promise<T>): Promise<T> {
+  const lock = path.join(process.env.E2E_AUTH_DATA_DIR ?? tmpdir(), 'multiple-model.lock')
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${lock} was held for two minutes`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+  try {
+    return await work()
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
 
 const FAILURE_NOTE = /The language model did not answer \(.+\); this answer quotes the sources directly\./
 
@@ -124,9 +150,11 @@ test('the web server relays the answer as server-sent events, and refuses what i
   expect(blank.status).toBe(400)
   expect((await blank.json()).message).toBe('Please enter a question')
   // multiple_model is off: the backend's reason comes back with its 400.
-  const model = await post({ question: 'How do I add an article?', model: 'fixture-mini' })
-  expect(model.status).toBe(400)
-  expect((await model.json()).message).toMatch(/multiple_model/)
+  await withModelChoiceSetting(async () => {
+    const model = await post({ question: 'How do I add an article?', model: 'fixture-mini' })
+    expect(model.status).toBe(400)
+    expect((await model.json()).message).toMatch(/multiple_model/)
+  })
   const get = await fetch(`${E2E.web}/resources/ask-stream`, { headers: { cookie: await cookieHeader(context) } })
   expect(get.status).toBe(405)
 })
@@ -151,21 +179,23 @@ test.describe('choosing the model (Bot settings: multiple_model)', () => {
   }
 
   test('the form offers the models only while multiple_model is on, and the chosen one answers', async ({ page }) => {
-    await setMultipleModel(false)
-    await page.reload()
-    await expect(page.getByLabel('Model', { exact: true })).toHaveCount(0)
-    await setMultipleModel(true)
-    try {
-      await page.reload()
-      const select = page.getByLabel('Model', { exact: true })
-      await expect(select.locator('option')).toHaveText(['Default model (fixture-chat)', 'fixture-chat', 'fixture-mini'])
-      await select.selectOption('fixture-mini')
-      await ask(page, 'How do I add an article?')
-      const answer = page.getByRole('region', { name: 'Answer' })
-      await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible()
-      await expect(answer).toContainText('Written by the language model fixture-mini.')
-    } finally {
+    await withModelChoiceSetting(async () => {
       await setMultipleModel(false)
-    }
+      await page.reload()
+      await expect(page.getByLabel('Model', { exact: true })).toHaveCount(0)
+      await setMultipleModel(true)
+      try {
+        await page.reload()
+        const select = page.getByLabel('Model', { exact: true })
+        await expect(select.locator('option')).toHaveText(['Default model (fixture-chat)', 'fixture-chat', 'fixture-mini'])
+        await select.selectOption('fixture-mini')
+        await ask(page, 'How do I add an article?')
+        const answer = page.getByRole('region', { name: 'Answer' })
+        await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible()
+        await expect(answer).toContainText('Written by the language model fixture-mini.')
+      } finally {
+        await setMultipleModel(false)
+      }
+    })
   })
 })

@@ -1,15 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { callWithKey, whenHydrated } from './support/backend'
-
-/** Picks an option: a native <select> without scripts, the react-aria listbox with them. */
-async function choose(page: Page, label: string, option: string, isJs: boolean) {
-  if (isJs) {
-    await page.getByRole('button', { name: label }).click()
-    await page.getByRole('listbox', { name: label }).getByRole('option', { name: option, exact: true }).click()
-  } else {
-    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
-  }
-}
+import { choose } from './support/select'
 
 test.describe('API keys', () => {
   test('creates a key shown once, which a client uses alone with its role, until it is revoked', async ({ page }, testInfo) => {

@@ -1,18 +1,9 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { BACKEND_URL, backendSession, whenHydrated } from './support/backend'
+import { choose } from './support/select'
 
 /** A name of its own per project and run, so runs never see each other's organisations. */
 const uniqueName = (prefix: string, project: string) => `${prefix} ${project} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`
-
-/** Picks an option: a native <select> without scripts, the react-aria listbox with them. */
-async function choose(page: Page, label: string, option: string, isJs: boolean) {
-  if (isJs) {
-    await page.getByRole('button', { name: label }).click()
-    await page.getByRole('listbox', { name: label }).getByRole('option', { name: option, exact: true }).click()
-  } else {
-    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
-  }
-}
 
 async function createOrganisation(page: Page, name: string, testInfo: TestInfo) {
   await page.goto('/organisations')

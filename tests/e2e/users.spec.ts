@@ -1,17 +1,8 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { BACKEND_URL, backendSession, whenHydrated } from './support/backend'
+import { choose } from './support/select'
 
 const PASSWORD = 'garden-path-42'
-
-/** Picks an option: a native <select> without scripts, the react-aria listbox with them. */
-async function choose(page: Page, label: string, option: string, isJs: boolean) {
-  if (isJs) {
-    await page.getByRole('button', { name: label }).click()
-    await page.getByRole('listbox', { name: label }).getByRole('option', { name: option, exact: true }).click()
-  } else {
-    await page.getByLabel(label, { exact: true }).selectOption({ label: option })
-  }
-}
 
 /** A prefix of its own per project and test, so runs never see each other's users. */
 const uniquePrefix = (prefix: string, project: string) => `${prefix}.${project}.${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`
