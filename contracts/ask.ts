@@ -38,8 +38,11 @@ export const SourceMetadata = z.object({
   is_deleted: z.boolean(),
   title: z.string(),
   score: z.number(),
+  /** What kind of source the article came from (absent in answers logged before it was recorded). */
+  kind: z.enum(['article', 'web_page', 'file', 'video']).optional(),
 })
 
+export type SourceMetadata = z.infer<typeof SourceMetadata>
 export const Source = z.object({ page_content: z.string(), metadata: SourceMetadata })
 export type Source = z.infer<typeof Source>
 

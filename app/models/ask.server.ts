@@ -3,9 +3,25 @@ import { z } from 'zod'
 import { AskAnswer, AskModels, AskThread, AskThreads } from '../../contracts/ask'
 import { FavoriteSaved, LogChanged } from '../../contracts/query-logs'
 import { BotInfo, WhoAmI } from '../../contracts/settings'
-import { toMarkdownDocument } from '~/components/markdown/markdown-document'
+import { markdownExcerpt, toMarkdownDocument } from '~/components/markdown/markdown-document'
 import { callApi, callApiForFile, type ApiSession } from './api.server'
 import { FEEDBACK_REASON_MAX_LENGTH, QUESTION_MAX_LENGTH } from './ask-limits'
+
+/** How much of a quoted passage a source card shows, as plain text. */
+export const SOURCE_EXCERPT_LENGTH = 240
+
+/**
+ * An answer as the page shows it: its text parsed as Markdown (`result_document`) and each source's passage cut to a
+ * plain-text excerpt for its card. Both happen here on the server, so the parser never ships to the browser (the
+ * page's script budget, ADR 041).
+ */
+export function forReading<Answer extends { result?: unknown; source_list?: { page_content: string }[] }>(answer: Answer) {
+  return {
+    ...answer,
+    result_document: typeof answer.result === 'string' && answer.result ? toMarkdownDocument(answer.result) : null,
+    source_list: (answer.source_list ?? []).map((source) => ({ ...source, page_content: markdownExcerpt(source.page_content, SOURCE_EXCERPT_LENGTH) })),
+  }
+}
 
 /** Asks a question; with `threadId`, as a follow-up in that thread (one of the user's own). */
 export function askQuestion(session: ApiSession, command: string, timezone?: string, model?: string, threadId?: number) {
@@ -15,7 +31,7 @@ export function askQuestion(session: ApiSession, command: string, timezone?: str
 /** One of the user's own threads, each answer parsed as Markdown like getAnswer's. */
 export async function getThread(session: ApiSession, threadId: number) {
   const thread = await callApi('/ask_thread', { session, query: { thread_id: threadId }, schema: AskThread })
-  return { ...thread, turns: thread.turns.map((turn) => ({ ...turn, result_document: turn.result ? toMarkdownDocument(turn.result) : null })) }
+  return { ...thread, turns: thread.turns.map(forReading) }
 }
 
 /** The user's own recent threads, by their first question. */
@@ -33,14 +49,12 @@ export function getAskModels(session: ApiSession) {
  * here on the server and never ships to the browser (the page's script budget, ADR 041).
  */
 export async function getAnswer(session: ApiSession, taskId: string) {
-  const answer = await callApi('/ask_qa_answer', { session, method: 'POST', body: { task_id: taskId }, schema: AskAnswer })
-  return { ...answer, result_document: answer.result ? toMarkdownDocument(answer.result) : null }
+  return forReading(await callApi('/ask_qa_answer', { session, method: 'POST', body: { task_id: taskId }, schema: AskAnswer }))
 }
 
 /** The answer recorded in a query log (a streamed answer has no task), parsed as Markdown like getAnswer's. */
 export async function getAnswerOfLog(session: ApiSession, logId: number) {
-  const answer = await callApi('/answer', { session, query: { log_id: logId }, schema: AskAnswer })
-  return { ...answer, result_document: answer.result ? toMarkdownDocument(answer.result) : null }
+  return forReading(await callApi('/answer', { session, query: { log_id: logId }, schema: AskAnswer }))
 }
 
 export function getWhoAmI(session: ApiSession) {

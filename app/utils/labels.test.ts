@@ -6,6 +6,8 @@ describe('labels for stored codes', () => {
     expect(modeLabel('expert')).toBe('Knowledge base')
     expect(modeLabel('agent', 'government')).toBe('Agent (government agent)')
     expect(statusLabel('finished')).toBe('Answered')
+    expect(statusLabel('answered')).toBe('Answered')
+    expect(statusLabel('not_found')).toBe('No answer found')
     expect(statusLabel('blocked')).toBe('Blocked by the content filter')
   })
 

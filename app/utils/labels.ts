@@ -9,6 +9,8 @@ const STATUSES: Record<string, string> = {
   queued: 'Waiting',
   running: 'Running',
   finished: 'Answered',
+  answered: 'Answered',
+  not_found: 'No answer found',
   done: 'Done',
   failed: 'Failed',
   blocked: 'Blocked by the content filter',

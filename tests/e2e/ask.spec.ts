@@ -12,6 +12,12 @@ test.describe('Ask', () => {
     await expect(answer).toContainText('[1]')
     const sources = answer.getByRole('list', { name: 'Sources' })
     await expect(sources.getByRole('listitem').first()).toBeVisible()
+    // A card per article: its title, its kind and the passage quoted from it, numbered as the answer cites it.
+    const card = sources.getByRole('listitem').first()
+    await expect(card).toContainText('· Article')
+    await expect(card.locator('blockquote').first()).toContainText(/\[\d+\] \w+/)
+    const titles = await sources.getByRole('listitem').evaluateAll((items) => items.map((item) => item.querySelector('a')?.textContent))
+    expect(new Set(titles).size, 'each article appears once').toBe(titles.length)
 
     // Sources open in the reader view every role may open, at the cited passage.
     await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+#passage$/)

@@ -9,6 +9,7 @@ import { TextField } from '~/components/ui/text-field'
 import { FEEDBACK_REASON_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import * as styles from './ask.css'
+import { sourceCards } from './source-cards'
 
 /** An answer as the Ask page renders it: the backend's AskAnswer with its text parsed as Markdown on the server. */
 export type RenderedAnswer = Pick<AskAnswer, 'command' | 'success' | 'error' | 'source_list' | 'log_id' | 'note' | 'unsupported' | 'model' | 'thread_id' | 'feedback' | 'feedback_reason'> & {
@@ -41,6 +42,43 @@ export function sourceHref(source: Source): string {
 }
 
 const sourceTitle = (source: Source) => source.metadata.title || source.metadata.source
+
+const KIND_LABELS: Record<NonNullable<Source['metadata']['kind']>, string> = { article: 'Article', web_page: 'Web page', file: 'File', video: 'Video' }
+
+/**
+ * The sources as cards: the article's title (to the reader, at its first quoted passage), its kind, and each quoted
+ * passage with the number the answer cites it by; `#source-n` lands on passage n.
+ */
+function SourceCards({ sources }: { sources: Source[] }) {
+  return (
+    <ol aria-label="Sources" className={styles.sourceCards}>
+      {sourceCards(sources).map(({ source, passages }) => (
+        <li key={source.metadata.doc_id} id={`source-${passages[0].n}`} className={styles.sourceCard}>
+          <p className={styles.sourceHeading}>
+            <a href={sourceHref(source)}>{sourceTitle(source)}</a>
+            {source.metadata.kind ? <span className={layout.muted}> · {KIND_LABELS[source.metadata.kind]}</span> : null}
+            {source.metadata.is_deleted ? <span className={layout.muted}> (deleted)</span> : null}
+          </p>
+          {passages.map(({ n, source: passage }, index) =>
+            passage.page_content ? (
+              <blockquote key={n} id={index === 0 ? undefined : `source-${n}`} className={styles.sourcePassage}>
+                <span className={styles.sourceNumber}>[{n}]</span> {passage.page_content}
+                {passages.length > 1 ? (
+                  <>
+                    {' '}
+                    <a href={sourceHref(passage)} aria-label={`Read passage ${n} in ${sourceTitle(passage)}`}>
+                      Read in context
+                    </a>
+                  </>
+                ) : null}
+              </blockquote>
+            ) : null,
+          )}
+        </li>
+      ))}
+    </ol>
+  )
+}
 
 /**
  * The complete answer: its text with each "[n]" linked to the n-th source below, the note that comes with it (a model
@@ -87,14 +125,7 @@ export function AnswerContent({ answer, address }: { answer: RenderedAnswer; add
       {answer.source_list.length ? (
         <>
           <h3 id="sources-heading">Sources</h3>
-          <ol aria-label="Sources">
-            {answer.source_list.map((source, index) => (
-              <li key={`${source.metadata.id}-${index}`} id={`source-${index + 1}`}>
-                <a href={sourceHref(source)}>{sourceTitle(source)}</a>
-                {source.metadata.is_deleted ? <span className={layout.muted}> (deleted)</span> : null}
-              </li>
-            ))}
-          </ol>
+          <SourceCards sources={answer.source_list} />
         </>
       ) : null}
       {answer.success && answer.log_id && address ? (

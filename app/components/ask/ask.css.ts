@@ -30,3 +30,16 @@ export const askBar = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1r
 export const modeSwitch = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', margin: 0, padding: 0, border: 'none' })
 
 export const recentList = style({ margin: 0, paddingInlineStart: '1.25rem', display: 'grid', gap: '0.35rem', overflowWrap: 'anywhere' })
+
+// Source cards: one per article, its quoted passages below the title.
+export const sourceCards = style({ listStyle: 'none', padding: 0, margin: '0 0 1rem', display: 'grid', gap: '0.75rem' })
+export const sourceCard = style({
+  padding: '0.6rem 0.8rem',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.card,
+  background: vars.color.surface,
+  overflowWrap: 'anywhere',
+})
+export const sourceHeading = style({ margin: 0, fontWeight: 600 })
+export const sourcePassage = style({ margin: '0.4rem 0 0', paddingLeft: '0.75rem', borderLeft: `3px solid ${vars.color.border}`, color: vars.color.text, fontSize: '0.95rem' })
+export const sourceNumber = style({ color: vars.color.muted, fontVariantNumeric: 'tabular-nums' })

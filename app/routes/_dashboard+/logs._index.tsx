@@ -18,6 +18,7 @@ import { ApiError, type ApiSession } from '~/models/api.server'
 import { listQueryLogs, type LogsTableQuery } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { statusLabel } from '~/utils/labels'
 import { screenMeta } from '~/sponsors/meta'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Logs')
@@ -317,7 +318,7 @@ function LogsList({ data }: { data: LogsData }) {
                 <td>
                   <Link to={`/logs/${log.id}`}>{log.command}</Link>
                 </td>
-                <td>{log.status}</td>
+                <td>{statusLabel(log.status)}</td>
                 <td>{log.feedback === 'like' ? 'Liked' : log.feedback === 'dislike' ? 'Disliked' : '—'}</td>
                 <td className={table.numeric}>{(log.comment ? 1 : 0) + log.comment_list.length || '—'}</td>
                 <td>

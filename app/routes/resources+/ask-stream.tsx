@@ -1,8 +1,7 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
 import { ErrorBody } from '../../../contracts/common'
 import { applyStreamEvent, EventStreamParser, formatEvent, INITIAL_STREAM_STATE, type StreamEvent } from '~/components/ask/event-stream'
-import { toMarkdownDocument } from '~/components/markdown/markdown-document'
-import { parseAskForm } from '~/models/ask.server'
+import { forReading, parseAskForm } from '~/models/ask.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { clientAddressHeader } from '~/utils/client-address.server'
 import { getEnv } from '~/utils/env.server'
@@ -136,13 +135,13 @@ function relay(body: ReadableStream<Uint8Array>, browserGone: AbortSignal, upstr
 }
 
 function doneWithDocument(data: string): string {
-  let answer: { result?: unknown }
+  let answer: { result?: unknown; source_list?: { page_content: string }[] }
   try {
-    answer = JSON.parse(data) as { result?: unknown }
+    answer = JSON.parse(data) as typeof answer
   } catch {
     return rawEvent({ event: 'done', data })
   }
-  return formatEvent('done', { ...answer, result_document: typeof answer.result === 'string' ? toMarkdownDocument(answer.result) : null })
+  return formatEvent('done', forReading(answer))
 }
 
 /** An event as it came: each line of its data on a data line of its own. */

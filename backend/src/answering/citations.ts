@@ -1,4 +1,6 @@
-import type { Source } from '../../../contracts/ask'
+import type { Source, SourceMetadata } from '../../../contracts/ask'
+
+type SourceKind = NonNullable<SourceMetadata['kind']>
 
 /** A passage that can be quoted and cited: what an answer's sources are made of. */
 export interface CitableChunk {
@@ -9,11 +11,13 @@ export interface CitableChunk {
   /** Where the article came from (its URL or file name), else its title. */
   source: string
   score: number
+  /** The kind of source the article came from (ingest/source-of.ts), when the retriever knows its metadata. */
+  kind?: SourceKind
 }
 
 export const toSource = (chunk: CitableChunk): Source => ({
   page_content: chunk.text,
-  metadata: { source: chunk.source, id: chunk.chunkId, doc_id: chunk.articleId, is_deleted: false, title: chunk.title, score: chunk.score },
+  metadata: { source: chunk.source, id: chunk.chunkId, doc_id: chunk.articleId, is_deleted: false, title: chunk.title, score: chunk.score, ...(chunk.kind ? { kind: chunk.kind } : {}) },
 })
 
 /**

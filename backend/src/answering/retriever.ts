@@ -1,4 +1,5 @@
 import type { CitableChunk } from './citations'
+import { sourceOf } from '../ingest/source-of'
 
 /** One hit of a keyword search over the published articles, as the knowledge index returns it. */
 export interface SearchHit {
@@ -42,6 +43,7 @@ export const toCitableChunk = (hit: SearchHit): CitableChunk => ({
   text: hit.text,
   source: typeof hit.metadata.source === 'string' ? hit.metadata.source : hit.title,
   score: Number(hit.score.toFixed(4)),
+  kind: sourceOf(hit.metadata).kind,
 })
 
 /** BM25 over the published articles: the first, and today the only, retriever. */

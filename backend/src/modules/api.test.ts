@@ -146,7 +146,7 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(response.body).toMatchObject({ success: true, status: 'finished', found: true })
         expect(response.body.result).toContain('Tomato plants need deep watering twice a week.')
         expect(response.body.result).toMatch(/\[1\]/)
-        expect(response.body.source_list[0].metadata).toMatchObject({ source: 'Watering tomato plants', is_deleted: false })
+        expect(response.body.source_list[0].metadata).toMatchObject({ source: 'Watering tomato plants', is_deleted: false, kind: 'article' })
         expect(typeof response.body.source_list[0].metadata.doc_id).toBe('number')
         expect(typeof response.body.log_id).toBe('number')
       })
