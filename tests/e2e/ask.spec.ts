@@ -83,11 +83,12 @@ test.describe('Ask: after the answer', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Saved to your queries' })).toBeVisible()
   })
 
-  test('downloads the answer as a Word document', async ({ page }) => {
+  test('downloads the answer as a Word document, and says so only once the file came', async ({ page }, testInfo) => {
     const download = page.waitForEvent('download')
     await page.getByRole('link', { name: 'Download as Word (.docx)' }).click()
     const file = await download
     expect(file.suggestedFilename()).toBe('answer.docx')
+    if (testInfo.project.name === 'js') await expect(page.getByRole('status').filter({ hasText: 'Converted MD file downloaded' })).toBeVisible()
     const path = await file.path()
     const { readFileSync } = await import('node:fs')
     expect(readFileSync(path!).subarray(0, 2).toString()).toBe('PK')

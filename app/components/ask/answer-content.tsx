@@ -45,6 +45,25 @@ const sourceTitle = (source: Source) => source.metadata.title || source.metadata
 
 const KIND_LABELS: Record<NonNullable<Source['metadata']['kind']>, string> = { article: 'Article', web_page: 'Web page', file: 'File', video: 'Video' }
 
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+
+/** Fetches the answer's .docx and saves it; the note to show: SEED's success text, or its failure text. */
+async function downloadDocx(href: string): Promise<string> {
+  try {
+    const response = await fetch(href)
+    if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith(DOCX_TYPE)) return 'Cannot download File. Please try again later'
+    const url = URL.createObjectURL(await response.blob())
+    const link = document.createElement('a')
+    link.href = url
+    link.download = 'answer.docx'
+    link.click()
+    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    return 'Converted MD file downloaded'
+  } catch {
+    return 'Cannot download File. Please try again later'
+  }
+}
+
 /**
  * The sources as cards: the article's title (to the reader, at its first quoted passage), its kind, and each quoted
  * passage with the number the answer cites it by; `#source-n` lands on passage n.
@@ -143,7 +162,12 @@ export function AnswerContent({ answer, address }: { answer: RenderedAnswer; add
             <a
               href={'task' in address ? `/resources/answer.docx?task=${encodeURIComponent(address.task)}` : `/resources/answer.docx?log=${encodeURIComponent(String(address.log))}`}
               download
-              onClick={() => setDownloadNote('Converted MD file downloaded')}
+              onClick={(event) => {
+                // With scripts the file is fetched here, so the note says what happened only once the file came.
+                event.preventDefault()
+                setDownloadNote('')
+                void downloadDocx(event.currentTarget.href).then(setDownloadNote)
+              }}
             >
               Download as Word (.docx)
             </a>
