@@ -46,7 +46,7 @@ export async function actRegister(request: Request) {
   return afterRegistering(request, person)
 }
 
-const REGISTERED = { summary: 'All Ok', message: 'User registered', severity: 'success', life: 2000 } as const
+const REGISTERED = { summary: 'Success', message: 'User registered', severity: 'success', life: 2000 } as const
 
 /**
  * Where a new account goes next: signed in straight away and on to Ask when sign-in is on and the new password

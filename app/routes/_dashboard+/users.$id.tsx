@@ -122,7 +122,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     throw error
   }
-  return redirectWithToast(request, backTo(request), { summary: 'All Ok', message: 'User updated' })
+  return redirectWithToast(request, backTo(request), { summary: 'Success', message: 'User updated' })
 }
 
 /** The groups offered, and the organisation they belong to. */

@@ -63,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { intent, ...person } = submission.value
   try {
     const created = await createUserAccount(session, { ...person, password: intent === 'add' ? submission.value.password : undefined })
-    if (!created.invitation) return redirectWithToast(request, `/users/${created.id}`, { summary: 'All Ok', message: 'User created' })
+    if (!created.invitation) return redirectWithToast(request, `/users/${created.id}`, { summary: 'Success', message: 'User created' })
     // Answered, not redirected: the link exists only in this answer (the backend keeps a hash of its code).
     return json({
       result: submission.reply({ resetForm: true }),
