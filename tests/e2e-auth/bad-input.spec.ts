@@ -20,6 +20,7 @@ const ACTION_ROUTES: Record<string, { path: string; signedIn: boolean }> = {
   '_auth+/login.tsx': { path: '/login', signedIn: false },
   // Never with the administrator's session: signing out would end it.
   '_auth+/logout.tsx': { path: '/logout', signedIn: false },
+  '_auth+/password.tsx': { path: '/password', signedIn: false },
   '_auth+/register.tsx': { path: '/register', signedIn: false },
   '_dashboard+/agent._index.tsx': { path: '/agent?index', signedIn: true },
   '_dashboard+/agent.government.tsx': { path: '/agent/government', signedIn: true },
@@ -30,8 +31,11 @@ const ACTION_ROUTES: Record<string, { path: string; signedIn: boolean }> = {
   '_dashboard+/articles.drafts._index.tsx': { path: '/articles/drafts?index', signedIn: true },
   '_dashboard+/articles.import._index.tsx': { path: '/articles/import?index', signedIn: true },
   '_dashboard+/articles.new.tsx': { path: '/articles/new', signedIn: true },
+  '_dashboard+/api-keys.tsx': { path: '/api-keys', signedIn: true },
   '_dashboard+/ask.tsx': { path: '/ask', signedIn: true },
   '_dashboard+/logs.$id.tsx': { path: `/logs/${NO_SUCH_ID}`, signedIn: true },
+  '_dashboard+/organisations.$id.tsx': { path: `/organisations/${NO_SUCH_ID}`, signedIn: true },
+  '_dashboard+/organisations._index.tsx': { path: '/organisations?index', signedIn: true },
   '_dashboard+/saved.tsx': { path: '/saved', signedIn: true },
   '_dashboard+/settings._index.tsx': { path: '/settings?index', signedIn: true },
   '_dashboard+/settings.agent.tsx': { path: '/settings/agent', signedIn: true },
@@ -39,6 +43,7 @@ const ACTION_ROUTES: Record<string, { path: string; signedIn: boolean }> = {
   '_dashboard+/settings.templates._index.tsx': { path: '/settings/templates?index', signedIn: true },
   '_dashboard+/settings.templates.new.tsx': { path: '/settings/templates/new', signedIn: true },
   '_dashboard+/users.$id.tsx': { path: `/users/${NO_SUCH_ID}`, signedIn: true },
+  '_dashboard+/users.new.tsx': { path: '/users/new', signedIn: true },
   'resources+/ask-stream.tsx': { path: '/resources/ask-stream', signedIn: true },
   'resources+/query-logs-dataset[.]csv.tsx': { path: '/resources/query-logs-dataset.csv', signedIn: true },
   'resources+/query-logs[.]csv.tsx': { path: '/resources/query-logs.csv', signedIn: true },
@@ -71,12 +76,13 @@ const FIELD_NAMES = [
   'command', 'template_id', 'username', 'password', 'password_again', 'email', 'firstName', 'lastName', 'cellphone', 'organization',
   'redirectTo', 'status', 'files', 'start_url', 'max_depth', 'max_pages', 'exclude_patterns', 'url', 'confirm', 'outcome', 'enabled',
   'role', 'group_id', 'organization_id', 'filter', 'publish_id', 'llm_model', 'max_iteration', 'semantic_firewall', 'sections[0].title',
-  'sections[0].instructions', 'form_id', '__proto__', 'constructor', '',
+  'sections[0].instructions', 'form_id', 'code', 'key_id', '__proto__', 'constructor', '',
 ]
 const INTENTS = [
   'run', 'cancel', 'feedback', 'favorite', 'favorite-delete', 'favorite-update', 'toggleBotInfo', 'comment-add', 'comment-update',
   'comment-delete', 'main-save', 'main-delete', 'delete', 'delete-all', 'publish', 'publish-all', 'publish-one', 'publish-selected',
-  'update', 'upload', 'crawl', 'youtube', 'save', 'toggle_debug', 'draft',
+  'update', 'upload', 'crawl', 'youtube', 'save', 'toggle_debug', 'draft', 'add', 'create', 'create-group', 'delete-group', 'update-group',
+  'invite', 'rename', 'reset-link', 'revoke', 'set-password', 'enable', 'disable',
 ]
 const ODD_VALUES = ['', ' ', '0', '-1', '1.5', 'NaN', '1e309', '2147483648', '99999999999999999999', 'true', 'on', 'null', '[]', '{}', '\u0000', '%00', '../../etc/passwd', '<script>alert(1)</script>', "' OR 1=1 --", '\u202e\ufeff', 'é'.repeat(3000)]
 

@@ -19,7 +19,7 @@ import { listOrganizations } from '~/models/users.server'
 import { screenMeta } from '~/sponsors/meta'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
-import { readFormData } from '~/utils/form.server'
+import { readFormData, unknownIntent } from '~/utils/form.server'
 import { ROLE_OPTIONS } from '~/utils/role-labels'
 import { redirectWithToast } from '~/utils/session.server'
 
@@ -58,11 +58,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireApiSession(request)
-  const submission = parseWithZod(await readFormData(request), { schema: NewUserForm })
+  const formData = await readFormData(request)
+  const intent = formData.get('intent')
+  if (intent !== 'add' && intent !== 'invite') throw unknownIntent(intent)
+  const submission = parseWithZod(formData, { schema: NewUserForm })
   if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password'] }), invited: null }, { status: 400 })
-  const { intent, ...person } = submission.value
+  const { intent: _chosen, ...person } = submission.value
   try {
-    const created = await createUserAccount(session, { ...person, password: intent === 'add' ? submission.value.password : undefined })
+    const created = await createUserAccount(session, { ...person, password: submission.value.intent === 'add' ? submission.value.password : undefined })
     if (!created.invitation) return redirectWithToast(request, `/users/${created.id}`, { summary: 'Success', message: 'User created' })
     // Answered, not redirected: the link exists only in this answer (the backend keeps a hash of its code).
     return json({
