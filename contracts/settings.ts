@@ -4,7 +4,14 @@ export const QueryShortcut = z.object({ enabled: z.boolean(), query: z.string() 
 
 export const WhoAmI = z.object({
   bot_who_am_i: z.string(),
-  query_shortcuts: z.array(QueryShortcut).length(3),
+  query_shortcuts: z
+    .array(
+      QueryShortcut.extend({
+        /** One of the product's own starting suggestions (questions about running this product), not the sponsor's. */
+        product_guide: z.boolean().default(false),
+      }),
+    )
+    .length(3),
 })
 export type WhoAmI = z.infer<typeof WhoAmI>
 

@@ -3,7 +3,11 @@ import { createLocalAccount, dashboardNav, expect, signInLocally, test } from '.
 
 // The sign-in screens and the signed-in bar (name and Sign out beside the menu) on a phone held upright.
 const PHONE = { width: 390, height: 844 }
-const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth)
+// Measured once the page and its stylesheets have loaded: a URL that has just changed may still be laid out without them.
+const pageWidth = async (page: Page) => {
+  await page.waitForLoadState('load')
+  return page.evaluate(() => document.documentElement.scrollWidth)
+}
 
 test.describe('Phone layout with sign-in', () => {
   test.use({ viewport: PHONE })

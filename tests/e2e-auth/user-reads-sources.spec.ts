@@ -8,7 +8,11 @@ const PHONE = { width: 390, height: 844 }
 const QUESTION = 'How do I add an article?'
 const READER_URL = /\/read\/\d+\?passage=\d+#passage$/
 
-const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth)
+// Measured once the page and its stylesheets have loaded: a URL that has just changed may still be laid out without them.
+const pageWidth = async (page: Page) => {
+  await page.waitForLoadState('load')
+  return page.evaluate(() => document.documentElement.scrollWidth)
+}
 const words = (text: string) => text.replace(/\s+/g, ' ').trim()
 
 /** The page is a reader view of an article: a title, the passage marked, no refusal and no error, no sideways scroll. */

@@ -65,9 +65,6 @@ function answerPath(address: { thread?: number | null; task?: string | null; log
 
 type AskMode = 'expert' | 'agent'
 
-/** The suggestions the product ships with (Bot settings' defaults: questions about the product itself), not the sponsor's. */
-const PRODUCT_GUIDE_SHORTCUTS = new Set(['How do I add an article?', 'What does the assistant do when it cannot find an answer?', 'How do I publish drafts?'])
-
 const isMissing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400)
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -109,7 +106,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // End users get the sponsor's suggestions, not questions about running this product.
   const shortcuts = whoAmI.query_shortcuts
     .filter((shortcut) => shortcut.enabled && shortcut.query.trim())
-    .filter((shortcut) => role !== 'user' || !PRODUCT_GUIDE_SHORTCUTS.has(shortcut.query.trim()))
+    .filter((shortcut) => role !== 'user' || !shortcut.product_guide)
     .map((shortcut) => shortcut.query)
   const base = {
     whoAmI: { bot_who_am_i: whoAmI.bot_who_am_i },

@@ -32,6 +32,9 @@ export const defaultBotSettings: BotSettings = {
   ],
 }
 
+/** The starting suggestions are about running this product: GET /who_am_i marks them so end users are not offered them. */
+export const PRODUCT_GUIDE_QUERIES: ReadonlySet<string> = new Set(defaultBotSettings.query_shortcuts.map((shortcut) => shortcut.query))
+
 /** The agents' starting configuration: the four built-in tools and the two agents of SEED.md. */
 export const defaultAgentSettings: AgentSettings = {
   llm_model: 'Use default model',

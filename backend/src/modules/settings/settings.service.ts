@@ -3,7 +3,7 @@ import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, buildWorkflowGraph, type Workf
 import type { Database } from '../../db/database'
 import { InvalidInputError } from '../../errors'
 import { promptSettingProblems } from '../../answering/prompt'
-import { defaultAgentSettings, defaultBotSettings } from './settings.defaults'
+import { PRODUCT_GUIDE_QUERIES, defaultAgentSettings, defaultBotSettings } from './settings.defaults'
 
 /** Crawled and transcribed URLs for Bot info; supplied by ingestion when it is present. */
 export type UrlListsSource = () => Promise<{ visited_urls: string[]; excluded_links: string[]; errored_urls: string[]; tube_urls: string[] }>
@@ -20,8 +20,20 @@ export interface SettingsOptions {
 /** Search types that compare vectors, and so need an embeddings model. */
 const VECTOR_SEARCH_TYPES: ReadonlySet<BotSettings['search_type']> = new Set(['vector', 'hybrid', 'mmr'])
 
+/**
+ * How long Bot settings read from the database are reused. A change made through this process applies at once; one
+ * made through another process on the same database (scale-out) applies within this time.
+ */
+export const BOT_SETTINGS_CACHE_MS = 1000
+
 /** The assistant's and the agents' settings, each stored as one row; missing fields take their defaults. */
 export class SettingsService {
+  /** Bot settings as last read, and when: every question needs them, so they are not read for each one. */
+  private cachedBotSettings: { settings: BotSettings; readAt: number } | undefined
+  private readingBotSettings: Promise<BotSettings> | undefined
+  /** Counts this process's writes of Bot settings: a read that started before one is not cached. */
+  private botSettingsWrites = 0
+
   constructor(
     private readonly db: Database,
     private readonly llmModels: string[] = [],
@@ -59,25 +71,46 @@ export class SettingsService {
     throw new InvalidInputError('llm_model', `Unknown model "${model}"; ${why}`)
   }
 
+  /** Bot settings, as read at most BOT_SETTINGS_CACHE_MS ago (concurrent callers share one read). */
   async botSettings(): Promise<BotSettings> {
+    const cached = this.cachedBotSettings
+    if (cached && performance.now() - cached.readAt < BOT_SETTINGS_CACHE_MS) return cached.settings
+    if (this.readingBotSettings) return this.readingBotSettings
+    const writes = this.botSettingsWrites
+    const readAt = performance.now()
+    const reading = this.readBotSettings().finally(() => {
+      if (this.readingBotSettings === reading) this.readingBotSettings = undefined
+    })
+    this.readingBotSettings = reading
+    const settings = await reading
+    if (writes === this.botSettingsWrites) this.cachedBotSettings = { settings, readAt }
+    return settings
+  }
+
+  private async readBotSettings(): Promise<BotSettings> {
     const [row] = await this.db.query<{ settings: Partial<BotSettings> }>(`SELECT settings FROM bot_settings WHERE id = 1`)
     const merged = BotSettings.safeParse({ ...defaultBotSettings, ...row?.settings })
     return merged.success ? merged.data : defaultBotSettings
   }
 
   async updateBotSettings(update: BotSettingsUpdate): Promise<BotSettings> {
-    await this.checkModelChoice(update.llm_model, (await this.botSettings()).llm_model)
+    // What is stored now, not a cached copy: the update is merged into it.
+    const current = await this.readBotSettings()
+    await this.checkModelChoice(update.llm_model, current.llm_model)
     // Prompt templates must keep their placeholder, and bot_type must name an answer style.
     const [problem] = promptSettingProblems(update)
     if (problem) throw new InvalidInputError(problem.field, problem.message)
     const normalised = update.bot_type === undefined ? update : { ...update, bot_type: update.bot_type.trim().toLowerCase() }
-    const next = BotSettings.parse({ ...(await this.botSettings()), ...normalised })
+    const next = BotSettings.parse({ ...current, ...normalised })
     const searchProblem = this.searchSettingProblem(update, next)
     if (searchProblem) throw new InvalidInputError(searchProblem.field, searchProblem.message)
     await this.db.query(
       `INSERT INTO bot_settings (id, settings) VALUES (1, $1::jsonb) ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = now()`,
       [JSON.stringify(next)],
     )
+    this.botSettingsWrites++
+    this.cachedBotSettings = undefined
+    this.readingBotSettings = undefined
     return next
   }
 
@@ -109,11 +142,16 @@ export class SettingsService {
   /** Who the bot says it is, with the shortcuts of questions (`expert`) or of agent commands (`agent`). */
   async whoAmI(target: 'expert' | 'agent' = 'expert'): Promise<WhoAmI> {
     const settings = await this.botSettings()
-    if (target === 'expert') return { bot_who_am_i: settings.bot_who_am_i, query_shortcuts: settings.query_shortcuts }
+    if (target === 'expert') {
+      return {
+        bot_who_am_i: settings.bot_who_am_i,
+        query_shortcuts: settings.query_shortcuts.map((shortcut) => ({ ...shortcut, product_guide: PRODUCT_GUIDE_QUERIES.has(shortcut.query.trim()) })),
+      }
+    }
     const agent = await this.agentSettings()
     return {
       bot_who_am_i: settings.bot_who_am_i,
-      query_shortcuts: ([1, 2, 3] as const).map((n) => ({ enabled: agent[`query_shortcut_${n}_enabled`], query: agent[`query_shortcut_${n}_query`] })),
+      query_shortcuts: ([1, 2, 3] as const).map((n) => ({ enabled: agent[`query_shortcut_${n}_enabled`], query: agent[`query_shortcut_${n}_query`], product_guide: false })),
     }
   }
 

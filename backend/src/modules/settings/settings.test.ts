@@ -29,6 +29,20 @@ forEachStorage('settings, bot info and the workflow graph', ({ server }) => {
     expect(whoAmI.body.query_shortcuts).toHaveLength(3)
   })
 
+  it("marks the product's own starting suggestions in who_am_i, and not a sponsor's", async () => {
+    const user = await server().createUser('user')
+    const before = await server().call('/who_am_i', { as: user })
+    expect(before.body.query_shortcuts.map((shortcut: { product_guide: boolean }) => shortcut.product_guide)).toEqual([true, true, true])
+    const shortcuts = before.body.query_shortcuts.map(({ enabled, query }: { enabled: boolean; query: string }) => ({ enabled, query }))
+    shortcuts[1] = { enabled: true, query: 'When does the pool open?' }
+    expect((await server().call('/admin/bot_setting', { method: 'PUT', body: { query_shortcuts: shortcuts } })).status).toBe(200)
+    const after = await server().call('/who_am_i', { as: user })
+    expect(after.body.query_shortcuts.map((shortcut: { product_guide: boolean }) => shortcut.product_guide)).toEqual([true, false, true])
+    const agent = await server().call('/who_am_i?target=agent', { as: user })
+    expect(agent.body.query_shortcuts.every((shortcut: { product_guide: boolean }) => shortcut.product_guide === false)).toBe(true)
+    await server().call('/admin/bot_setting', { method: 'PUT', body: { query_shortcuts: before.body.query_shortcuts.map(({ enabled, query }: { enabled: boolean; query: string }) => ({ enabled, query })) } })
+  })
+
   it('refuses bad settings without changing the stored ones', async () => {
     const before = await server().call('/admin/bot_setting')
     const badNumber = await server().call('/admin/bot_setting', { method: 'PUT', body: { num_sources_k: 0, bot_language: 'French' } })
