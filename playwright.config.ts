@@ -7,7 +7,7 @@ import { chromiumLaunchOptions, scriptModes } from './tests/browser'
 
 const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3310)
 const API_PORT = Number(process.env.E2E_API_PORT ?? 3311)
-// Two more web servers, in other sponsor themes, over the same backend (themes.spec, screenshots.spec, a11y.spec).
+// Two more web servers, in other sponsor themes, over the same backend (themes.spec, screen-walk.spec, ask-answer-first.spec, screenshots.spec).
 const THEMED_SERVERS = [
   { key: 'regional-rail', port: WEB_PORT + 2 },
   { key: 'white-label', port: WEB_PORT + 3 },

@@ -5,13 +5,13 @@
  *
  * For each storage, a child process (bench/lib/load-server.ts) seeds the SciFact corpus (≈8.3k chunks), starts
  * buildBackend() on 127.0.0.1:0 and signs in; autocannon then drives /ask_qa, /admin/get_articles and
- * /query_logs at 10 and 50 connections for a bounded time each. Every /ask_qa writes a query log and runs an
- * "ask" job (retrieval + extractive answer) before it answers. Finally /ask_qa runs once more with
+ * /query_logs at 10 and 50 connections for a bounded time each. Every /ask_qa is answered in the server process
+ * (retrieval + extractive answer) and logged in one write (ADR 140). Finally /ask_qa runs once more with
  * 100k chunks (on the PostgreSQL server by default, --large-storage pglite for PGlite). Results: bench/results/load.md and load.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -38,12 +38,18 @@ interface LoadRow {
   p95: number
   p99: number
   errors: number
+  /** CPU time of the server process per response (user + system): what the load costs whatever else runs. */
+  serverCpuMsPerRequest: number
+  /** Load average (1 / 5 / 15 min) just before and just after the run: the machine is shared. */
+  loadBefore: string
+  loadAfter: string
 }
 
 interface RunningServer {
   url: string
   token: string
   chunks: number
+  pid: number
   stop(): Promise<void>
 }
 
@@ -56,7 +62,18 @@ const { values } = parseArgs({
     'large-storage': { type: 'string', default: 'postgres' },
   },
 })
-const loadAtStart = loadavg().map((value) => value.toFixed(1)).join(' / ')
+const loadNow = () => loadavg().map((value) => value.toFixed(1)).join(' / ')
+const loadAtStart = loadNow()
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc; 0 where there is none. */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return 0
+  }
+}
 const durationSeconds = Number(values.duration)
 const dataset = await loadBeirDataset(values.dataset as string, 'test')
 const questions = dataset.queries.map((query) => query.text)
@@ -78,6 +95,7 @@ async function startServer(options: { databaseUrl?: string; chunks?: number }): 
   const started = JSON.parse(firstLine) as { url: string; token: string; chunks: number }
   return {
     ...started,
+    pid: child.pid!,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.stdin?.end()
@@ -88,7 +106,7 @@ async function startServer(options: { databaseUrl?: string; chunks?: number }): 
 }
 
 /** One bounded autocannon run; latencies are collected per response so that p95 is exact. */
-async function runLoad(server: RunningServer, endpoint: string, connections: number): Promise<Omit<LoadRow, 'storage' | 'chunks'>> {
+async function runLoad(server: RunningServer, endpoint: string, connections: number): Promise<Omit<LoadRow, 'storage' | 'chunks' | 'loadBefore' | 'loadAfter'>> {
   const headers = { apikey: LOAD_API_KEY, authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }
   let next = 0
   const request =
@@ -102,6 +120,7 @@ async function runLoad(server: RunningServer, endpoint: string, connections: num
         ? { method: 'GET' as const, path: '/admin/get_articles?first=0&rows=30&sortField=timestamp&sortOrder=-1' }
         : { method: 'GET' as const, path: '/query_logs?limit=50' }
   const latencies: number[] = []
+  const cpuAtStart = cpuMsOf(server.pid)
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { url: server.url, connections, duration: durationSeconds, headers, requests: [request as autocannon.Request], timeout: 30 },
@@ -109,6 +128,7 @@ async function runLoad(server: RunningServer, endpoint: string, connections: num
     )
     instance.on('response', (_client, _statusCode, _bytes, responseTime) => latencies.push(responseTime))
   })
+  const cpuMs = cpuMsOf(server.pid) - cpuAtStart
   latencies.sort((a, b) => a - b)
   const seconds = result.duration
   return {
@@ -121,12 +141,14 @@ async function runLoad(server: RunningServer, endpoint: string, connections: num
     p95: latencies.length === 0 ? durationSeconds * 1000 : percentile(latencies, 0.95),
     p99: latencies.length === 0 ? durationSeconds * 1000 : percentile(latencies, 0.99),
     errors: result.errors + result.timeouts + result.non2xx,
+    serverCpuMsPerRequest: latencies.length === 0 ? 0 : cpuMs / latencies.length,
   }
 }
 
 /**
- * Waits until the ask jobs queued by a run have been answered (the newest query log is no longer pending), so
- * that their work does not count against the next run. Gives up after two minutes.
+ * Waits until the questions of a run have all been answered (the newest query log is no longer pending: only an
+ * answer slower than ASK_WAIT_MS leaves one), so that their work does not count against the next run. Gives up
+ * after two minutes.
  */
 async function waitForIdle(server: RunningServer): Promise<void> {
   const headers = { apikey: LOAD_API_KEY, authorization: `Bearer ${server.token}` }
@@ -145,8 +167,13 @@ async function measureStorage(storage: string, server: RunningServer, endpoints:
     for (const connections of [10, 50]) {
       await waitForIdle(server)
       log(`  ${storage} ${endpoint} × ${connections} connections for ${durationSeconds} s …`)
-      const row = { storage, chunks: server.chunks, ...(await runLoad(server, endpoint, connections)) }
-      log(`    ${formatNumber(row.requestsPerSecond)} req/s, p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, errors ${row.errors}`)
+      const loadBefore = loadNow()
+      const measured = await runLoad(server, endpoint, connections)
+      const row: LoadRow = { storage, chunks: server.chunks, ...measured, loadBefore, loadAfter: loadNow() }
+      log(
+        `    ${formatNumber(row.requestsPerSecond)} req/s, p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, errors ${row.errors}, ` +
+          `server CPU ${row.serverCpuMsPerRequest.toFixed(2)} ms a response, load ${row.loadBefore} → ${row.loadAfter}`,
+      )
       rows.push(row)
     }
   }
@@ -225,7 +252,7 @@ if (largeChunks > 0) {
 }
 
 const table = formatMarkdownTable(
-  ['storage', 'chunks', 'endpoint', 'connections', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors'],
+  ['storage', 'chunks', 'endpoint', 'connections', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'server CPU ms/resp', 'load before → after'],
   rows.map((row) => [
     row.storage,
     formatNumber(row.chunks),
@@ -237,6 +264,8 @@ const table = formatMarkdownTable(
     row.p95.toFixed(1),
     row.p99.toFixed(1),
     row.errors,
+    row.serverCpuMsPerRequest.toFixed(2),
+    `${row.loadBefore} → ${row.loadAfter}`,
   ]),
 )
 const report = [
@@ -246,7 +275,8 @@ const report = [
   '',
   table,
   '',
-  'ask_qa: POST /ask_qa with a SciFact claim (rotating); each call writes a query log and runs an ask job (KnowledgeService.search + composeExtractiveAnswer) before answering.',
+  'ask_qa: POST /ask_qa with a SciFact claim (rotating); each call is answered in the server process (KnowledgeService.search + composeExtractiveAnswer) and logged in one write, finished (ADR 140).',
+  'server CPU ms/resp: CPU time (user + system) of the server process during the run, per response; 1000 / it is what one free core would serve. The machine is shared: the load average before and after each run says how much else ran.',
   'get_articles: GET /admin/get_articles, 30 a page, newest first. query_logs: GET /query_logs, 50 a page. All with the API key and an administrator bearer token.',
   '',
   ...notes.map((note) => `Note: ${note}`),

@@ -12,6 +12,11 @@
  * directory is seeded in bulk with --ask-sizes chunks (the state publishing leaves), the real backend (buildBackend, worker
  * in process) listens on 127.0.0.1, and --ask-questions test claims are asked one after another over HTTP, each waiting
  * for its answer: latency p50/p95/p99. Results: bench/results/<--out, default scale>.{md,json,svg}.
+ *
+ * Start: at each in-memory size the index is also bulk-loaded (Bm25IndexBuilder + Bm25Index.fromCompact), a
+ * snapshot is written to a temporary file as KnowledgeService writes it, and the index is loaded back from that
+ * file (read, checksum, decode, fromCompact, prepare): what a restart costs instead of a rebuild. Memory is the
+ * process's RSS, heap and array buffers after a garbage collection, with only that index alive.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -20,7 +25,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { getHeapStatistics } from 'node:v8'
-import { Bm25Index, knowledgeBaseBm25Parameters, type IndexedChunk } from '../backend/src/retrieval/bm25-index'
+import { Bm25Index, Bm25IndexBuilder, knowledgeBaseBm25Parameters, type IndexedChunk, type ScoredChunk } from '../backend/src/retrieval/bm25-index'
+import { decodeSnapshot, encodeSnapshot, readSnapshotFile, writeSnapshotFile } from '../backend/src/modules/knowledge/index-snapshot'
 import { tokenize } from '../backend/src/retrieval/text'
 import { buildBackend } from '../backend/src/app'
 import { loadConfig } from '../backend/src/config'
@@ -40,7 +46,7 @@ const HEAP_MEGABYTES = 14_000
 
 // A million chunks need more than Node's default heap: run again with a larger one.
 if (getHeapStatistics().heap_size_limit < HEAP_MEGABYTES * 2 ** 20 * 0.9) {
-  const child = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MEGABYTES}`, '--import', 'tsx', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const child = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MEGABYTES}`, '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: 'inherit',
   })
   process.exit(child.status ?? 1)
@@ -142,6 +148,39 @@ function timeQueries(index: Bm25Index): Omit<SearchFigures, 'chunks' | 'series' 
 
 const searchRows: SearchFigures[] = []
 
+interface MemoryFigures {
+  rssMegabytes: number
+  heapUsedMegabytes: number
+  arrayBuffersMegabytes: number
+}
+
+/** Memory after a full garbage collection (the benchmark runs with --expose-gc). */
+function measureMemory(): MemoryFigures {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  const usage = process.memoryUsage()
+  return { rssMegabytes: usage.rss / 2 ** 20, heapUsedMegabytes: usage.heapUsed / 2 ** 20, arrayBuffersMegabytes: usage.arrayBuffers / 2 ** 20 }
+}
+
+interface StartFigures {
+  chunks: number
+  /** Chunks added one at a time (Bm25Index.add), as before bulk loading; posting arrays built on first search. */
+  incrementalBuildSeconds: number
+  incrementalMemory: MemoryFigures
+  /** Bm25IndexBuilder + Bm25Index.fromCompact + prepare (every term's posting arrays and impacts built). */
+  bulkBuildSeconds: number
+  bulkMemory: MemoryFigures
+  snapshotWriteSeconds: number
+  snapshotMegabytes: number
+  /** Reading the snapshot file, checking its checksum, decoding it, fromCompact and prepare. */
+  snapshotStartSeconds: number
+  snapshotMemory: MemoryFigures
+  /** Whether the index loaded from the snapshot returned the same top 10 (ids and scores) as the incremental one for every test query. */
+  identicalResults: boolean
+  loadAverage: string
+}
+const startRows: StartFigures[] = []
+const snapshotDirectory = mkdtempSync(path.join(tmpdir(), 'kb-scale-snapshot-'))
+
 interface IngestFigures {
   chunksBefore: number
   articles: number
@@ -169,25 +208,73 @@ const formatLoad = () => loadavg().map((value) => value.toFixed(1)).join(' / ')
 for (const size of sizes) {
   log(`in memory: building ${formatNumber(size)} chunks …`)
   const random = createRandom(7)
-  const withExpansion = new Bm25Index(knowledgeBaseBm25Parameters)
+  let withExpansion: Bm25Index | undefined = new Bm25Index(knowledgeBaseBm25Parameters)
   const started = performance.now()
   for (let id = 1; id <= size; id += 1) {
-    withExpansion.add(createSyntheticChunk(id, random))
+    ;(withExpansion as Bm25Index).add(createSyntheticChunk(id, random))
     if (id % 200_000 === 0) log(`  ${formatNumber(id)} chunks`)
   }
   const buildSeconds = (performance.now() - started) / 1000
-  const expanded = timeQueries(withExpansion)
+  const incrementalMemory = measureMemory()
+  const expanded = timeQueries(withExpansion as Bm25Index)
   searchRows.push({ chunks: size, series: 'BM25 + RM3 (product default)', buildSeconds, ...expanded })
   log(`  built in ${buildSeconds.toFixed(1)} s; BM25+RM3 p50 ${expanded.p50.toFixed(2)} ms, p95 ${expanded.p95.toFixed(2)} ms (CPU)`)
-  // The same chunks, searched without expansion: rebuilt rather than kept, to stay within memory at 1M.
-  const plain = new Bm25Index(knowledgeBaseBm25Parameters, false)
+  const expected: ScoredChunk[][] = queries.map((terms) => (withExpansion as Bm25Index).search(terms, 10))
+  withExpansion = undefined
+
+  // Bulk load of the same chunks, then a snapshot of it written and loaded back.
+  const startLoad = formatLoad()
+  const bulkStarted = performance.now()
+  const builder = new Bm25IndexBuilder()
+  const bulkRandom = createRandom(7)
+  for (let id = 1; id <= size; id += 1) builder.add(createSyntheticChunk(id, bulkRandom))
+  let bulk: Bm25Index | undefined = Bm25Index.fromCompact(builder.finish(), knowledgeBaseBm25Parameters)
+  bulk.prepare()
+  const bulkBuildSeconds = (performance.now() - bulkStarted) / 1000
+  const bulkMemory = measureMemory()
+  log(`  bulk-loaded in ${bulkBuildSeconds.toFixed(1)} s, RSS ${bulkMemory.rssMegabytes.toFixed(0)} MiB`)
+  const snapshotFile = path.join(snapshotDirectory, `keyword-index-${size}.snapshot`)
+  const writeStarted = performance.now()
+  const snapshotBytes = await writeSnapshotFile(snapshotFile, encodeSnapshot(bulk.toCompact(), { indexFormat: 0, database: 'bench', seq: size, lastChange: '' }))
+  const snapshotWriteSeconds = (performance.now() - writeStarted) / 1000
+  bulk = undefined
+  measureMemory()
+  const loadStarted = performance.now()
+  const decoded = decodeSnapshot((await readSnapshotFile(snapshotFile)) as Buffer)
+  if ('problem' in decoded) throw new Error(`The snapshot just written cannot be read: ${decoded.problem}`)
+  let restarted: Bm25Index | undefined = Bm25Index.fromCompact(decoded.compact, knowledgeBaseBm25Parameters)
+  restarted.prepare()
+  const snapshotStartSeconds = (performance.now() - loadStarted) / 1000
+  const snapshotMemory = measureMemory()
+  const identicalResults = queries.every((terms, position) => JSON.stringify((restarted as Bm25Index).search(terms, 10)) === JSON.stringify(expected[position]))
+  rmSync(snapshotFile, { force: true })
+  startRows.push({
+    chunks: size,
+    incrementalBuildSeconds: buildSeconds,
+    incrementalMemory,
+    bulkBuildSeconds,
+    bulkMemory,
+    snapshotWriteSeconds,
+    snapshotMegabytes: snapshotBytes / 2 ** 20,
+    snapshotStartSeconds,
+    snapshotMemory,
+    identicalResults,
+    loadAverage: `${startLoad} → ${formatLoad()}`,
+  })
+  log(`  snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB written in ${snapshotWriteSeconds.toFixed(1)} s; start from it ${snapshotStartSeconds.toFixed(1)} s; same results: ${identicalResults}`)
+  restarted = undefined
+
+  // The same chunks, searched without expansion: bulk-loaded rather than kept, to stay within memory at 1M.
+  const plainBuilder = new Bm25IndexBuilder()
   const again = createRandom(7)
-  for (let id = 1; id <= size; id += 1) plain.add(createSyntheticChunk(id, again))
+  for (let id = 1; id <= size; id += 1) plainBuilder.add(createSyntheticChunk(id, again))
+  const plain = Bm25Index.fromCompact(plainBuilder.finish(), knowledgeBaseBm25Parameters, false)
   const figures = timeQueries(plain)
   searchRows.push({ chunks: size, series: 'plain BM25', buildSeconds, ...figures })
   log(`  plain BM25 p50 ${figures.p50.toFixed(2)} ms, p95 ${figures.p95.toFixed(2)} ms (CPU)`)
   await writeResults(false)
 }
+rmSync(snapshotDirectory, { recursive: true, force: true })
 
 for (const size of pgliteSizes) {
   log(`PGlite: seeding ${formatNumber(size)} chunks in bulk, then publishing ${sampleSize} documents through indexArticle …`)
@@ -327,6 +414,34 @@ const report = [
     ]),
   ),
   '',
+  '## Start: rebuild, bulk load and snapshot',
+  '',
+  'The same synthetic chunks at each size: built one chunk at a time with Bm25Index.add (the former start), bulk-loaded (Bm25IndexBuilder + ' +
+    'Bm25Index.fromCompact + prepare, which also builds every posting list\'s arrays and impacts), written as a snapshot file (toCompact, encode, ' +
+    'SHA-256, write, fsync, rename), and loaded back from that file (read, checksum, decode, fromCompact, prepare): what a restart costs before it ' +
+    'replays the changes logged after the snapshot. Memory after a full garbage collection with only that index alive (the add-built index before its ' +
+    'first search, so without its posting arrays). "Same results": the index loaded from the snapshot returned the same top 10, ids and scores, as the add-built one for every test query.',
+  '',
+  formatMarkdownTable(
+    ['chunks', 'build with add (s)', 'bulk load (s)', 'snapshot write (s)', 'snapshot size (MiB)', 'start from snapshot (s)', 'same results', 'RSS / heap / array buffers after add build (MiB)', 'after bulk load (MiB)', 'after start from snapshot (MiB)', 'load average (start → end)'],
+    startRows.map((row) => {
+      const memory = (figures: MemoryFigures) => `${figures.rssMegabytes.toFixed(0)} / ${figures.heapUsedMegabytes.toFixed(0)} / ${figures.arrayBuffersMegabytes.toFixed(0)}`
+      return [
+        formatNumber(row.chunks),
+        row.incrementalBuildSeconds.toFixed(1),
+        row.bulkBuildSeconds.toFixed(1),
+        row.snapshotWriteSeconds.toFixed(1),
+        row.snapshotMegabytes.toFixed(0),
+        row.snapshotStartSeconds.toFixed(1),
+        row.identicalResults ? 'yes' : 'NO',
+        memory(row.incrementalMemory),
+        memory(row.bulkMemory),
+        memory(row.snapshotMemory),
+        row.loadAverage,
+      ]
+    }),
+  ),
+  '',
   `Growth exponent of p50 CPU latency (log-log slope from the smallest to the largest size measured; 1 = linear): ${exponents}.`,
   '',
   `Ingestion through the product on PGlite (memory://): a database is first seeded in bulk with N chunks, then documents are published one transaction each (article row + KnowledgeService.indexArticle), timed after ${INGESTION_WARM_UP} untimed ones.`,
@@ -360,7 +475,7 @@ const report = [
 ].join('\n')
 mkdirSync(RESULTS_DIRECTORY, { recursive: true })
 writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.md`), `${report}\n`)
-writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.json`), JSON.stringify({ machine: describeMachine(), searchRows, ingestRows, askRows }, null, 2))
+writeFileSync(path.join(RESULTS_DIRECTORY, `${values.out}.json`), JSON.stringify({ machine: describeMachine(), searchRows, startRows, ingestRows, askRows }, null, 2))
 const points: ScalePoint[] = searchRows.flatMap((row) => [
   { chunks: row.chunks, milliseconds: row.p50, series: `${row.series} p50` },
   { chunks: row.chunks, milliseconds: row.p95, series: `${row.series} p95` },

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -70,7 +71,9 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
   try {
     await migrate(db)
     const jobs = new JobQueue(db, { pollMs: config.JOB_POLL_MS, heartbeatMs: config.JOB_HEARTBEAT_MS, staleAfterMs: config.JOB_STALE_MS })
-    const knowledge = new KnowledgeService(db)
+    // A throw-away database gets no snapshot: its index is rebuilt at every start anyway (ADR 145).
+    const snapshotFile = config.DATABASE_URL?.startsWith('memory://') ? undefined : path.join(config.DATA_DIR, 'index', 'keyword-index.snapshot')
+    const knowledge = new KnowledgeService(db, undefined, { snapshotFile })
     // Embeddings (EMBEDDINGS_MODEL): vector, hybrid and MMR search, and passes that embed what is indexed.
     const embeddings = createEmbeddingsProvider(config)
     // The language model (LLM_BASE_URL); without one, answers quote the sources.

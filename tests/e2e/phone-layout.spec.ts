@@ -1,67 +1,10 @@
 import { expect, test, type Page } from '@playwright/test'
-import { openScreen, screensForTheme, themeServers } from './support/screens'
+import { pageWidth } from './support/checks'
 
-// A phone held upright (SEED.md asks for every screen to be usable at this size).
+// A phone held upright (SEED.md asks for every screen to be usable at this size). That no screen scrolls sideways
+// here, in every theme and with scripts on and off, is checked by screen-walk.spec.ts; these are the phone's own
+// behaviours.
 const PHONE = { width: 390, height: 844 }
-
-/** How wide the page is: more than the viewport means the reader has to scroll sideways. */
-const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth)
-
-/** What scrolls the page sideways: the outermost elements reaching past the right edge, for the failure message. */
-const widestElements = (page: Page) =>
-  page.evaluate((viewportWidth) => {
-    const found: string[] = []
-    for (const element of document.body.querySelectorAll('*')) {
-      const box = element.getBoundingClientRect()
-      if (box.right <= viewportWidth + 1 || box.width === 0) continue
-      // An element inside a box that scrolls on its own does not widen the page.
-      let parent = element.parentElement
-      let isContained = false
-      while (parent && parent !== document.body) {
-        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(parent).overflowX)) isContained = true
-        parent = parent.parentElement
-      }
-      if (!isContained) found.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}"> to ${Math.round(box.right)} px`)
-      if (found.length === 5) break
-    }
-    return found
-  }, PHONE.width)
-
-/** Text on the page that still carries Markdown markers: **bold**, a "## heading" line, a [link](address). */
-const rawMarkdownIn = (page: Page) =>
-  page.evaluate(() => {
-    const MARKERS = /\*\*[^*\s][^*]*\*\*|^\s*#{1,6}\s+\S|\]\((?:https?:|\/)/m
-    const found: string[] = []
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest('textarea, pre, code, script, style, noscript, [hidden]')) continue
-      const text = node.textContent ?? ''
-      if (MARKERS.test(text)) found.push(text.trim().slice(0, 80))
-    }
-    return found.slice(0, 5)
-  })
-
-// Every screen of app/routes (the list the accessibility scan and the screenshots walk) in the default theme, with
-// scripts on and off: the page itself never scrolls sideways. A theme changes the header and colours, not the layout,
-// so the other themed web servers check a sample of the screens (screensForTheme).
-for (const [index, server] of themeServers().entries()) {
-  test.describe(`Phone layout, ${server.key} theme`, () => {
-    test.use({ baseURL: server.baseURL, viewport: PHONE })
-
-    for (const screen of screensForTheme(index)) {
-      test(`${screen.slug}: no sideways scrolling at ${PHONE.width} px`, async ({ page }) => {
-        const opened = await openScreen(page, screen)
-        test.skip(!opened.isOpen, opened.reason)
-        if (screen.status) expect(opened.status).toBe(screen.status)
-        else expect(opened.status ?? 0, `${page.url()} answered ${opened.status}`).toBeLessThan(400)
-        const width = await pageWidth(page)
-        expect(width, `${page.url()} is ${width} px wide: ${(await widestElements(page)).join(', ')}`).toBeLessThanOrEqual(PHONE.width + 1)
-        // Text people read is rendered, never raw Markdown (editors' text areas and code blocks are left out).
-        expect(await rawMarkdownIn(page), `raw Markdown on ${page.url()}`).toEqual([])
-      })
-    }
-  })
-}
 
 test.describe('Phone layout', () => {
   test.use({ viewport: PHONE })

@@ -182,4 +182,59 @@ describe('job queue', () => {
     // It resumes from its record (with one attempt allowed, a failed attempt would have ended it).
     expect(await second.waitFor(job.id, 5000)).toMatchObject({ status: 'finished', attempts: 1, result: { done: stopped!.progress } })
   })
+
+  describe('jobs held by the process that does their work', () => {
+    it('records the job with the work it prepares, beats for it without a worker, and commits the result with its rows', async () => {
+      await db.query(`CREATE TABLE effects (job_id text, what text)`)
+      const queue = newQueue({ heartbeatMs: 50, staleAfterMs: 1000 })
+      const held = await queue.hold('answer', async (tx, jobId) => {
+        await tx.query(`INSERT INTO effects (job_id, what) VALUES ($1, 'prepared')`, [jobId])
+        return { question: 42 }
+      })
+      expect(held.payload).toEqual({ question: 42 })
+      expect(await queue.get(held.id)).toMatchObject({ status: 'running', attempts: 1, payload: { question: 42 } })
+      expect(queue.heldCount).toBe(1)
+      const heartbeat = async () => (await db.query<{ beat: string }>(`SELECT heartbeat_at::text AS beat FROM jobs WHERE id = $1`, [held.id]))[0].beat
+      const first = await heartbeat()
+      // The queue was never started (RUN_WORKER off): the held job is beaten for all the same.
+      await eventually(async () => (await heartbeat()) !== first)
+      const waiting = queue.waitFor(held.id, 60_000)
+      expect(await held.finish('done', (tx) => tx.query(`INSERT INTO effects (job_id, what) VALUES ($1, 'finished')`, [held.id]).then(() => undefined))).toBe(true)
+      expect(await waiting).toMatchObject({ status: 'finished', result: 'done' })
+      expect((await db.query<{ what: string }>(`SELECT what FROM effects ORDER BY what`)).map((row) => row.what)).toEqual(['finished', 'prepared'])
+      expect(queue.heldCount).toBe(0)
+    })
+
+    it('is taken over once its process goes silent, and the late result of that process is kept out', async () => {
+      await db.query(`CREATE TABLE effects (job_id text, what text)`)
+      const silent = newQueue({ heartbeatMs: 60_000, staleAfterMs: 120_000 })
+      const held = await silent.hold('answer', async () => ({ question: 7 }), { maxAttempts: 2 })
+      const survivor = newQueue({ heartbeatMs: 50, staleAfterMs: 200 })
+      survivor.register<{ question: number }, string>('answer', async (job) => `answered ${job.payload.question} again`)
+      await survivor.start({ recoverAllRunning: false })
+      expect(await survivor.waitFor(held.id, 10_000)).toMatchObject({ status: 'finished', result: 'answered 7 again', attempts: 2 })
+      expect(await held.finish('late', (tx) => tx.query(`INSERT INTO effects (job_id, what) VALUES ($1, 'late')`, [held.id]).then(() => undefined))).toBe(false)
+      expect(await db.query(`SELECT what FROM effects`)).toEqual([])
+      expect(await survivor.get(held.id)).toMatchObject({ result: 'answered 7 again' })
+    })
+
+    it('goes back to the queue for its next attempt when the work fails, and to the queue at once when its process stops', async () => {
+      const queue = newQueue()
+      const failed = await queue.hold('answer', async () => ({}), { maxAttempts: 2 })
+      await failed.fail(new Error('the model went away'))
+      expect(await queue.get(failed.id)).toMatchObject({ status: 'queued', attempts: 1, error: 'the model went away' })
+      const last = await queue.hold('answer', async () => ({}), { maxAttempts: 1 })
+      await last.fail(new Error('no second chance'))
+      expect(await queue.get(last.id)).toMatchObject({ status: 'failed', error: 'no second chance' })
+
+      const stopped = await queue.hold('answer', async () => ({}), { maxAttempts: 2 })
+      await queue.stop()
+      expect(await queue.get(stopped.id)).toMatchObject({ status: 'queued', attempts: 0 })
+      const worker = newQueue()
+      worker.register('answer', async () => 'resumed')
+      await worker.start({ recoverAllRunning: false })
+      expect(await worker.waitFor(stopped.id, 10_000)).toMatchObject({ status: 'finished', result: 'resumed', attempts: 1 })
+      expect(await worker.waitFor(failed.id, 10_000)).toMatchObject({ status: 'finished', result: 'resumed', attempts: 2 })
+    })
+  })
 })

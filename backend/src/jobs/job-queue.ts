@@ -51,6 +51,22 @@ export class JobLostError extends Error {
   }
 }
 
+/**
+ * A job this process already runs, outside the queue's claiming (see JobQueue.hold): durable and pollable like any
+ * other, and beaten for like the jobs this worker claimed, so that it is taken over if this process dies.
+ */
+export interface HeldJob<Payload = unknown> {
+  readonly id: string
+  readonly payload: Payload
+  /**
+   * Ends the job as finished; `write` (the work's own rows) commits in the same transaction, and only while the
+   * job is still this process's. Resolves false, writing nothing, when it was taken over or cancelled meanwhile.
+   */
+  finish(result: unknown, write?: (tx: Queryable) => Promise<void>): Promise<boolean>
+  /** The attempt failed: the job goes back to the queue for its next attempt (as a claimed job's would), or fails. */
+  fail(error: unknown): Promise<void>
+}
+
 export type JobHandler<Payload = unknown, Result = unknown> = (job: Job<Payload, Result>, context: JobContext<Result>) => Promise<Result>
 
 export interface JobQueueOptions {
@@ -122,6 +138,8 @@ export class JobQueue {
   private listening: Promise<(() => Promise<void>) | undefined> | undefined
   private stopping = new AbortController()
   private readonly active = new Set<Promise<void>>()
+  /** Jobs this process runs outside its claiming (hold): beaten for, and handed back to the queue on stop. */
+  private readonly held = new Set<string>()
 
   constructor(
     private readonly db: Database,
@@ -145,6 +163,11 @@ export class JobQueue {
     return this.running
   }
 
+  /** How many jobs this process holds (see hold) and has not ended yet. */
+  get heldCount(): number {
+    return this.held.size
+  }
+
   get isWorking(): boolean {
     return this.isStarted
   }
@@ -160,6 +183,67 @@ export class JobQueue {
     )
     this.wake()
     return toJob(row)
+  }
+
+  /**
+   * Records a job that this process is already working on, as running and held by this worker (its first attempt),
+   * in one transaction with what `prepare` writes (it is given the job's id and returns the payload). The caller
+   * ends it with finish() or fail(). Until then the job's heartbeat is kept, whether or not this process claims
+   * jobs (RUN_WORKER); if the process dies, the heartbeat stops and a worker takes the job over as a stale one,
+   * and a handler registered for `kind` runs it again from its payload.
+   */
+  async hold<Payload>(kind: string, prepare: (tx: Queryable, jobId: string) => Promise<Payload>, options: { maxAttempts?: number } = {}): Promise<HeldJob<Payload>> {
+    const id = randomUUID()
+    const maxAttempts = options.maxAttempts ?? 3
+    const payload = await this.db.transaction(async (tx) => {
+      const prepared = await prepare(tx, id)
+      await tx.query(
+        `INSERT INTO jobs (id, kind, payload, status, attempts, max_attempts, locked_by, locked_at, heartbeat_at) VALUES ($1, $2, $3, 'running', 1, $4, $5, now(), now())`,
+        [id, kind, JSON.stringify(prepared), maxAttempts, this.workerId],
+      )
+      return prepared
+    })
+    this.held.add(id)
+    this.startHeartbeat()
+    const release = () => {
+      this.held.delete(id)
+      this.events.emit(`ended:${id}`)
+    }
+    return {
+      id,
+      payload,
+      finish: async (result, write) => {
+        try {
+          return await this.db.transaction(async (tx) => {
+            const [row] = await tx.query(
+              `UPDATE jobs SET status = 'finished', result = $2::jsonb, error = NULL, finished_at = now(), updated_at = now(), locked_by = NULL
+                WHERE id = $1 AND status = 'running' AND locked_by = $3 RETURNING id`,
+              [id, JSON.stringify(result ?? null), this.workerId],
+            )
+            if (!row) return false
+            await write?.(tx)
+            return true
+          })
+        } finally {
+          release()
+        }
+      },
+      fail: async (error) => {
+        const message = error instanceof Error ? error.message : String(error)
+        const isFinal = 1 >= maxAttempts
+        try {
+          await this.db.query(
+            `UPDATE jobs SET status = $2, error = $3, locked_by = NULL, updated_at = now(),
+                run_after = now() + interval '2 seconds', finished_at = CASE WHEN $2 = 'failed' THEN now() ELSE NULL END
+              WHERE id = $1 AND status = 'running' AND locked_by = $4`,
+            [id, isFinal ? 'failed' : 'queued', message, this.workerId],
+          )
+        } finally {
+          // Retried after the same pause as a claimed job's first failure: the next poll after it claims it.
+          release()
+        }
+      },
+    }
   }
 
   async get(id: string): Promise<Job | undefined> {
@@ -218,8 +302,7 @@ export class JobQueue {
     this.ownsDatabase = recoverAllRunning
     await this.listenForJobs()
     await this.requeueStale(recoverAllRunning)
-    this.heartbeat = setInterval(() => void this.beat(), this.heartbeatMs)
-    this.heartbeat.unref()
+    this.startHeartbeat()
     this.schedule(0)
   }
 
@@ -229,7 +312,9 @@ export class JobQueue {
     this.stopping.abort()
     if (this.timer) clearTimeout(this.timer)
     if (this.heartbeat) clearInterval(this.heartbeat)
+    this.heartbeat = undefined
     await Promise.allSettled([...this.active])
+    await this.handBackHeld()
     const stopListening = await this.listening?.catch(() => undefined)
     this.listening = undefined
     await stopListening?.().catch(() => undefined)
@@ -250,8 +335,28 @@ export class JobQueue {
   }
 
   /** Refreshes the heartbeat of every job this worker runs. */
+  private startHeartbeat(): void {
+    if (this.heartbeat) return
+    this.heartbeat = setInterval(() => void this.beat(), this.heartbeatMs)
+    this.heartbeat.unref()
+  }
+
+  /** Held jobs go back to the queue at once on stop, as a stopped handler's do: their work here is not awaited. */
+  private async handBackHeld(): Promise<void> {
+    if (this.held.size === 0) return
+    const ids = [...this.held]
+    this.held.clear()
+    await this.db
+      .query(
+        `UPDATE jobs SET status = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, heartbeat_at = NULL, run_after = now(), updated_at = now()
+          WHERE id = ANY($1::text[]) AND status = 'running' AND locked_by = $2`,
+        [ids, this.workerId],
+      )
+      .catch(() => undefined) // on PGlite the next start requeues them; on a server, stale recovery does
+  }
+
   private async beat(): Promise<void> {
-    if (this.running === 0) return
+    if (this.running === 0 && this.held.size === 0) return
     await this.db
       .query(`UPDATE jobs SET heartbeat_at = now() WHERE locked_by = $1 AND status = 'running'`, [this.workerId])
       .catch(() => undefined) // the next beat tries again; the stale limit allows for several misses

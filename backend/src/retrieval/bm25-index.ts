@@ -83,23 +83,50 @@ export const defaultQueryExpansion: Readonly<QueryExpansionOptions> = Object.fre
   minimumIndexSize: 1000,
 });
 
-interface StoredChunk {
-  chunkId: number;
-  articleId: number;
-  length: number;
-  /** Position of the chunk in the index's per-chunk arrays (scores, lengths). */
-  slot: number;
-  /** The postings of each of the chunk's terms, and the term frequencies in the same order. */
+/**
+ * The terms of a chunk added or replaced one at a time: its postings, the term frequencies in the same order,
+ * and the hashes (`hashPair`) of its adjacent word pairs, ascending and distinct. Chunks loaded in bulk keep
+ * the same in the index's flat arrays (`BulkChunks`) and get one of these only when they are replaced.
+ */
+interface ChunkTerms {
   postings: Postings[];
   frequencies: Float32Array;
-  /** Hashes (`hashPair`) of the chunk's adjacent word pairs, ascending and distinct. */
+  pairs: Uint32Array;
+}
+
+/** The chunks of a bulk load, by slot: chunk `slot`'s terms are `termIds[termOffsets[slot] … termOffsets[slot + 1])`. */
+interface BulkChunks {
+  count: number;
+  termOffsets: Int32Array;
+  termIds: Int32Array;
+  termFrequencies: Float32Array;
+  pairOffsets: Int32Array;
+  pairs: Uint32Array;
+  /** Term id → its postings at load time (a chunk still holding the term keeps them alive). */
+  terms: (Postings | undefined)[];
+}
+
+/**
+ * An index's contents as flat arrays: what `Bm25Index.fromCompact` loads in one pass and `toCompact` returns,
+ * the form a snapshot stores. Chunk i's terms are `termIds[termOffsets[i] … termOffsets[i + 1])` (ids into
+ * `vocabulary`) with their frequencies alongside, and its pair hashes `pairs[pairOffsets[i] … pairOffsets[i + 1])`,
+ * ascending and distinct.
+ */
+export interface CompactIndex {
+  vocabulary: string[];
+  chunkIds: Float64Array;
+  articleIds: Float64Array;
+  lengths: Float64Array;
+  termOffsets: Int32Array;
+  termIds: Int32Array;
+  termFrequencies: Float32Array;
+  pairOffsets: Int32Array;
   pairs: Uint32Array;
 }
 
 /**
- * The postings of a term as arrays sorted by slot, rebuilt lazily after the term's postings change: scanning
- * typed arrays is several times faster than iterating a Map, and the bound lets a search skip what cannot
- * reach the top.
+ * The postings of a term as arrays sorted by slot: scanning typed arrays is several times faster than iterating
+ * a Map, and the bound lets a search skip what cannot reach the top.
  */
 interface PostingArrays {
   slots: Int32Array;
@@ -115,12 +142,20 @@ interface PostingArrays {
 
 interface Postings {
   term: string;
-  /** chunkId → term frequency: the source of truth, cheap to update. */
-  byChunk: Map<number, number>;
-  arrays: PostingArrays | undefined;
+  /** Number of chunks holding the term (its document frequency). */
+  count: number;
+  /** The postings as of the last merge. */
+  arrays: PostingArrays;
+  /**
+   * Changes since: slot → term frequency, 0 for a removal. Merged into `arrays` before a search reads them, so
+   * a change costs a Map entry and the arrays are rebuilt once for any number of changes.
+   */
+  pending: Map<number, number> | undefined;
   /** Scratch accumulator for query expansion, valid when `feedbackEpoch` equals the index's. */
   feedbackWeight: number;
   feedbackEpoch: number;
+  /** Scratch: the term's position in the vocabulary of `toCompact`. */
+  compactId: number;
 }
 
 interface WeightedTerm {
@@ -167,10 +202,8 @@ function hashPair(pair: string): number {
   return hash >>> 0;
 }
 
-/** Whether the ascending `pairs` holds `hash` (binary search). */
-function hasPair(pairs: Uint32Array, hash: number): boolean {
-  let low = 0;
-  let high = pairs.length;
+/** Whether the ascending `pairs[low … high)` holds `hash` (binary search). */
+function hasPair(pairs: Uint32Array, hash: number, low = 0, high = pairs.length): boolean {
   while (low < high) {
     const middle = (low + high) >> 1;
     const value = pairs[middle] as number;
@@ -209,6 +242,113 @@ export function createIndexedChunk(chunkId: number, articleId: number, text: str
 }
 
 const NO_PAIRS = new Uint32Array(0);
+const NO_SLOTS = new Int32Array(0);
+const NO_FREQUENCIES = new Float32Array(0);
+const NO_IMPACTS = new Float64Array(0);
+
+function newPostings(term: string, slots: Int32Array = NO_SLOTS, frequencies: Float32Array = NO_FREQUENCIES): Postings {
+  return {
+    term,
+    count: slots.length,
+    arrays: { slots, frequencies, impacts: NO_IMPACTS, impactsVersion: -1, maxImpact: 0 },
+    pending: undefined,
+    feedbackWeight: 0,
+    feedbackEpoch: 0,
+    compactId: -1,
+  };
+}
+
+/** A typed array twice as large (at least `needed`), holding the same values first. */
+function grown<T extends Int32Array | Float32Array | Float64Array | Uint32Array>(array: T, needed: number): T {
+  if (needed <= array.length) return array;
+  const larger = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2, 1024));
+  larger.set(array);
+  return larger;
+}
+
+/**
+ * Collects chunks into a `CompactIndex` without building postings: the first half of a bulk load
+ * (`Bm25Index.fromCompact` is the second). Terms are counted and filtered exactly as `Bm25Index.add` does.
+ */
+export class Bm25IndexBuilder {
+  private readonly termIds = new Map<string, number>();
+  private readonly vocabulary: string[] = [];
+  private count = 0;
+  private chunkIds = new Float64Array(1024);
+  private articleIds = new Float64Array(1024);
+  private lengths = new Float64Array(1024);
+  private termOffsets = new Int32Array(1025);
+  private pairOffsets = new Int32Array(1025);
+  private chunkTermIds = new Int32Array(1024);
+  private termFrequencies = new Float32Array(1024);
+  private pairs = new Uint32Array(1024);
+  private termCount = 0;
+  private pairCount = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(chunk: IndexedChunk): void {
+    if (!Number.isFinite(chunk.length) || chunk.length < 0) throw new RangeError(`Chunk ${chunk.chunkId} has an invalid length`);
+    const slot = this.count;
+    this.chunkIds = grown(this.chunkIds, slot + 1);
+    this.articleIds = grown(this.articleIds, slot + 1);
+    this.lengths = grown(this.lengths, slot + 1);
+    this.termOffsets = grown(this.termOffsets, slot + 2);
+    this.pairOffsets = grown(this.pairOffsets, slot + 2);
+    this.chunkIds[slot] = chunk.chunkId;
+    this.articleIds[slot] = chunk.articleId;
+    this.lengths[slot] = chunk.length;
+    const pairHashes: number[] = [];
+    const frequencies = chunk.terms;
+    for (const term in frequencies) {
+      if (!Object.hasOwn(frequencies, term)) continue;
+      const frequency = frequencies[term] as number;
+      if (!(frequency > 0) || !Number.isFinite(frequency)) continue;
+      if (isPairTerm(term)) {
+        pairHashes.push(hashPair(term));
+        continue;
+      }
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.vocabulary.length;
+        this.vocabulary.push(term);
+        this.termIds.set(term, id);
+      }
+      if (this.termCount === this.chunkTermIds.length) {
+        this.chunkTermIds = grown(this.chunkTermIds, this.termCount + 1);
+        this.termFrequencies = grown(this.termFrequencies, this.termCount + 1);
+      }
+      this.chunkTermIds[this.termCount] = id;
+      this.termFrequencies[this.termCount] = frequency;
+      this.termCount += 1;
+    }
+    const pairs = distinctSorted(pairHashes);
+    this.pairs = grown(this.pairs, this.pairCount + pairs.length);
+    this.pairs.set(pairs, this.pairCount);
+    this.pairCount += pairs.length;
+    this.count = slot + 1;
+    this.termOffsets[this.count] = this.termCount;
+    this.pairOffsets[this.count] = this.pairCount;
+  }
+
+  /** The chunks added so far; the builder must not be used afterwards. */
+  finish(): CompactIndex {
+    const count = this.count;
+    return {
+      vocabulary: this.vocabulary,
+      chunkIds: this.chunkIds.slice(0, count),
+      articleIds: this.articleIds.slice(0, count),
+      lengths: this.lengths.slice(0, count),
+      termOffsets: this.termOffsets.slice(0, count + 1),
+      termIds: this.chunkTermIds.slice(0, this.termCount),
+      termFrequencies: this.termFrequencies.slice(0, this.termCount),
+      pairOffsets: this.pairOffsets.slice(0, count + 1),
+      pairs: this.pairs.slice(0, this.pairCount),
+    };
+  }
+}
 
 /** The query of a bare term list: each distinct term weighs 1, consecutive terms are pairs, and it is not a question. */
 function queryOfTerms(queryTerms: string[]): Pick<Query, 'terms' | 'pairs' | 'isQuestion'> {
@@ -377,13 +517,20 @@ export class Bm25Index {
   private readonly questionProximityWeight: number;
   private readonly expansion: Readonly<QueryExpansionOptions> | false;
   private readonly postings = new Map<string, Postings>();
-  private readonly chunks = new Map<number, StoredChunk>();
+  /** chunkId → slot. */
+  private readonly slots = new Map<number, number>();
   private totalLength = 0;
   /** Changes whenever N or the total length does, which invalidates every posting list's impacts. */
   private statisticsVersion = 0;
-  /** Per-slot arrays: the chunk, its length, and the search accumulators (valid when epochs[slot] is the current epoch). */
-  private slotChunks: (StoredChunk | undefined)[] = [];
+  /** Slots used so far (live or free). */
+  private slotCount = 0;
+  /** Per-slot arrays: the chunk's id (NaN when free), article and length, and the search accumulators (valid when epochs[slot] is the current epoch). */
+  private chunkIds = new Float64Array(1024);
+  private articleIds = new Float64Array(1024);
   private lengths = new Float64Array(1024);
+  /** The terms of chunks added one at a time, by slot; other live slots are in `bulk`. */
+  private readonly changed = new Map<number, ChunkTerms>();
+  private bulk: BulkChunks | undefined;
   private scores = new Float64Array(1024);
   /** Per-slot sums of pair bonuses during a search, valid for its candidates once their pairs are looked up. */
   private pairScores = new Float64Array(1024);
@@ -416,24 +563,160 @@ export class Bm25Index {
     this.expansion = expansion;
   }
 
+  /**
+   * An index holding the chunks of `compact`, built in one pass: each term's posting arrays are filled in slot
+   * order, and the chunks' terms stay in the flat arrays given (not copied) until a chunk is replaced or removed.
+   * It searches exactly like an index the same chunks were added to one by one. Chunk ids must be distinct.
+   */
+  static fromCompact(compact: CompactIndex, parameters?: Bm25Parameters, expansion?: Readonly<QueryExpansionOptions> | false): Bm25Index {
+    const index = new Bm25Index(parameters, expansion);
+    index.loadCompact(compact);
+    return index;
+  }
+
   /** Number of chunks in the index. */
   get size(): number {
-    return this.chunks.size;
+    return this.slots.size;
   }
 
   /** Mean chunk length in tokens (0 for an empty index). */
   get averageLength(): number {
-    return this.chunks.size === 0 ? 0 : this.totalLength / this.chunks.size;
+    return this.slots.size === 0 ? 0 : this.totalLength / this.slots.size;
   }
 
   has(chunkId: number): boolean {
-    return this.chunks.has(chunkId);
+    return this.slots.has(chunkId);
+  }
+
+  /** The ids of the chunks in the index. */
+  chunkIdList(): number[] {
+    return [...this.slots.keys()];
+  }
+
+  private loadCompact(compact: CompactIndex): void {
+    const { vocabulary, chunkIds, articleIds, lengths, termOffsets, termIds, termFrequencies, pairOffsets, pairs } = compact;
+    const count = chunkIds.length;
+    const corrupt = (what: string) => new RangeError(`Compact index: ${what}`);
+    if (articleIds.length !== count || lengths.length !== count || termOffsets.length !== count + 1 || pairOffsets.length !== count + 1) throw corrupt('per-chunk arrays differ in length');
+    if (termOffsets[0] !== 0 || termOffsets[count] !== termIds.length || termFrequencies.length !== termIds.length) throw corrupt('term offsets');
+    if (pairOffsets[0] !== 0 || pairOffsets[count] !== pairs.length) throw corrupt('pair offsets');
+    const vocabularySize = vocabulary.length;
+    const documentFrequencies = new Int32Array(vocabularySize);
+    for (let position = 0; position < termIds.length; position += 1) {
+      const id = termIds[position] as number;
+      if (!(id >= 0 && id < vocabularySize)) throw corrupt('term id out of range');
+      if (!((termFrequencies[position] as number) > 0)) throw corrupt('term frequency not positive');
+      documentFrequencies[id] += 1;
+    }
+    const terms: (Postings | undefined)[] = new Array(vocabularySize);
+    for (let id = 0; id < vocabularySize; id += 1) {
+      const documentFrequency = documentFrequencies[id] as number;
+      const term = vocabulary[id] as string;
+      if (documentFrequency === 0) continue;
+      if (this.postings.has(term)) throw corrupt(`term ${JSON.stringify(term)} appears twice`);
+      const postings = newPostings(term, new Int32Array(documentFrequency), new Float32Array(documentFrequency));
+      terms[id] = postings;
+      this.postings.set(term, postings);
+    }
+    // Filled in slot order, so every posting list comes out sorted.
+    const filled = new Int32Array(vocabularySize);
+    let totalLength = 0;
+    this.ensureSlotCapacity(count);
+    for (let slot = 0; slot < count; slot += 1) {
+      const chunkId = chunkIds[slot] as number;
+      const length = lengths[slot] as number;
+      if (!Number.isFinite(length) || length < 0) throw new RangeError(`Chunk ${chunkId} has an invalid length`);
+      if (this.slots.has(chunkId)) throw corrupt(`chunk ${chunkId} appears twice`);
+      const start = termOffsets[slot] as number;
+      const end = termOffsets[slot + 1] as number;
+      if (!(end >= start) || !((pairOffsets[slot + 1] as number) >= (pairOffsets[slot] as number))) throw corrupt('offsets decrease');
+      this.slots.set(chunkId, slot);
+      totalLength += length;
+      for (let position = start; position < end; position += 1) {
+        const id = termIds[position] as number;
+        const arrays = (terms[id] as Postings).arrays;
+        const at = filled[id] as number;
+        if (at > 0 && arrays.slots[at - 1] === slot) throw corrupt(`chunk ${chunkId} holds a term twice`);
+        arrays.slots[at] = slot;
+        arrays.frequencies[at] = termFrequencies[position] as number;
+        filled[id] = at + 1;
+      }
+    }
+    this.chunkIds.set(chunkIds);
+    this.articleIds.set(articleIds);
+    this.lengths.set(lengths);
+    this.slotCount = count;
+    this.totalLength = totalLength;
+    this.bulk = { count, termOffsets, termIds, termFrequencies, pairOffsets, pairs, terms };
+    this.statisticsVersion += 1;
+  }
+
+  /** The index's chunks as flat arrays (in slot order), for `fromCompact` in this or another process. */
+  toCompact(): CompactIndex {
+    const vocabulary: string[] = [];
+    for (const postings of this.postings.values()) {
+      postings.compactId = vocabulary.length;
+      vocabulary.push(postings.term);
+    }
+    const count = this.slots.size;
+    const chunkIds = new Float64Array(count);
+    const articleIds = new Float64Array(count);
+    const lengths = new Float64Array(count);
+    const termOffsets = new Int32Array(count + 1);
+    const pairOffsets = new Int32Array(count + 1);
+    let termCount = 0;
+    let pairCount = 0;
+    for (let slot = 0; slot < this.slotCount; slot += 1) {
+      if (Number.isNaN(this.chunkIds[slot])) continue;
+      const changed = this.changed.get(slot);
+      const bulk = this.bulk as BulkChunks;
+      termCount += changed ? changed.postings.length : (bulk.termOffsets[slot + 1] as number) - (bulk.termOffsets[slot] as number);
+      pairCount += changed ? changed.pairs.length : (bulk.pairOffsets[slot + 1] as number) - (bulk.pairOffsets[slot] as number);
+    }
+    const termIds = new Int32Array(termCount);
+    const termFrequencies = new Float32Array(termCount);
+    const pairs = new Uint32Array(pairCount);
+    let chunk = 0;
+    termCount = 0;
+    pairCount = 0;
+    for (let slot = 0; slot < this.slotCount; slot += 1) {
+      if (Number.isNaN(this.chunkIds[slot])) continue;
+      chunkIds[chunk] = this.chunkIds[slot] as number;
+      articleIds[chunk] = this.articleIds[slot] as number;
+      lengths[chunk] = this.lengths[slot] as number;
+      const changed = this.changed.get(slot);
+      if (changed) {
+        for (let position = 0; position < changed.postings.length; position += 1) {
+          termIds[termCount] = (changed.postings[position] as Postings).compactId;
+          termFrequencies[termCount] = changed.frequencies[position] as number;
+          termCount += 1;
+        }
+        pairs.set(changed.pairs, pairCount);
+        pairCount += changed.pairs.length;
+      } else {
+        const bulk = this.bulk as BulkChunks;
+        for (let position = bulk.termOffsets[slot] as number; position < (bulk.termOffsets[slot + 1] as number); position += 1) {
+          termIds[termCount] = (bulk.terms[bulk.termIds[position] as number] as Postings).compactId;
+          termFrequencies[termCount] = bulk.termFrequencies[position] as number;
+          termCount += 1;
+        }
+        const from = bulk.pairOffsets[slot] as number;
+        const to = bulk.pairOffsets[slot + 1] as number;
+        pairs.set(bulk.pairs.subarray(from, to), pairCount);
+        pairCount += to - from;
+      }
+      chunk += 1;
+      termOffsets[chunk] = termCount;
+      pairOffsets[chunk] = pairCount;
+    }
+    return { vocabulary, chunkIds, articleIds, lengths, termOffsets, termIds, termFrequencies, pairOffsets, pairs };
   }
 
   /** Adds a chunk; a chunk with the same chunkId is replaced. */
   add(chunk: IndexedChunk): void {
     if (!Number.isFinite(chunk.length) || chunk.length < 0) throw new RangeError(`Chunk ${chunk.chunkId} has an invalid length`);
-    if (this.chunks.has(chunk.chunkId)) this.remove(chunk.chunkId);
+    if (this.slots.has(chunk.chunkId)) this.remove(chunk.chunkId);
+    const slot = this.freeSlots.pop() ?? this.slotCount;
     const chunkPostings: Postings[] = [];
     const chunkFrequencies: number[] = [];
     const pairHashes: number[] = [];
@@ -448,46 +731,47 @@ export class Bm25Index {
       }
       let postings = this.postings.get(term);
       if (postings === undefined) {
-        postings = { term, byChunk: new Map(), arrays: undefined, feedbackWeight: 0, feedbackEpoch: 0 };
+        postings = newPostings(term);
         this.postings.set(term, postings);
       }
-      postings.byChunk.set(chunk.chunkId, frequency);
-      postings.arrays = undefined;
+      (postings.pending ??= new Map()).set(slot, frequency);
+      postings.count += 1;
       chunkPostings.push(postings);
       chunkFrequencies.push(frequency);
     }
-    const slot = this.freeSlots.pop() ?? this.slotChunks.length;
+    if (slot === this.slotCount) this.slotCount += 1;
     this.ensureSlotCapacity(slot + 1);
-    const stored: StoredChunk = {
-      chunkId: chunk.chunkId,
-      articleId: chunk.articleId,
-      length: chunk.length,
-      slot,
-      postings: chunkPostings,
-      frequencies: Float32Array.from(chunkFrequencies),
-      pairs: distinctSorted(pairHashes),
-    };
-    this.slotChunks[slot] = stored;
+    this.changed.set(slot, { postings: chunkPostings, frequencies: Float32Array.from(chunkFrequencies), pairs: distinctSorted(pairHashes) });
+    this.chunkIds[slot] = chunk.chunkId;
+    this.articleIds[slot] = chunk.articleId;
     this.lengths[slot] = chunk.length;
-    this.chunks.set(chunk.chunkId, stored);
+    this.slots.set(chunk.chunkId, slot);
     this.totalLength += chunk.length;
     this.statisticsVersion += 1;
   }
 
   /** Removes a chunk; unknown ids are ignored. */
   remove(chunkId: number): void {
-    const stored = this.chunks.get(chunkId);
-    if (stored === undefined) return;
-    for (const postings of stored.postings) {
-      postings.byChunk.delete(chunkId);
-      postings.arrays = undefined;
-      if (postings.byChunk.size === 0) this.postings.delete(postings.term);
+    const slot = this.slots.get(chunkId);
+    if (slot === undefined) return;
+    const removeFrom = (postings: Postings) => {
+      (postings.pending ??= new Map()).set(slot, 0);
+      postings.count -= 1;
+      if (postings.count === 0) this.postings.delete(postings.term);
+    };
+    const changed = this.changed.get(slot);
+    if (changed) {
+      for (const postings of changed.postings) removeFrom(postings);
+      this.changed.delete(slot);
+    } else {
+      const bulk = this.bulk as BulkChunks;
+      for (let position = bulk.termOffsets[slot] as number; position < (bulk.termOffsets[slot + 1] as number); position += 1) removeFrom(bulk.terms[bulk.termIds[position] as number] as Postings);
     }
-    // Every posting list that named this slot was just invalidated, so the slot can be reused.
-    this.slotChunks[stored.slot] = undefined;
-    this.freeSlots.push(stored.slot);
-    this.chunks.delete(chunkId);
-    this.totalLength -= stored.length;
+    // Every posting list that named this slot now has a pending removal for it, so the slot can be reused.
+    this.chunkIds[slot] = Number.NaN;
+    this.freeSlots.push(slot);
+    this.slots.delete(chunkId);
+    this.totalLength -= this.lengths[slot] as number;
     this.statisticsVersion += 1;
   }
 
@@ -501,7 +785,7 @@ export class Bm25Index {
 
   /** Number of chunks containing the term. */
   documentFrequency(term: string): number {
-    return this.postings.get(term)?.byChunk.size ?? 0;
+    return this.postings.get(term)?.count ?? 0;
   }
 
   /** Non-negative BM25 idf: ln(1 + (N − df + 0.5) / (df + 0.5)). */
@@ -515,7 +799,7 @@ export class Bm25Index {
    * question. Repeated query terms count once. Only postings of the query (and expansion) terms are visited.
    */
   search(query: string[] | Query, limit: number): ScoredChunk[] {
-    if (!(limit >= 1) || this.chunks.size === 0) return [];
+    if (!(limit >= 1) || this.slots.size === 0) return [];
     const parsed = Array.isArray(query) ? queryOfTerms(query) : query;
     const question: WeightedTerm[] = [];
     for (const [term, weight] of parsed.terms) {
@@ -526,20 +810,28 @@ export class Bm25Index {
     const expansion = this.expansion;
     const originalWeight = expansion ? (parsed.isQuestion ? (expansion.questionOriginalWeight ?? expansion.originalQueryWeight) : expansion.originalQueryWeight) : 1;
     const expanded =
-      expansion && originalWeight < 1 && this.chunks.size >= expansion.minimumIndexSize ? this.expandQuery(question, { ...expansion, originalQueryWeight: originalWeight }) : question;
+      expansion && originalWeight < 1 && this.slots.size >= expansion.minimumIndexSize ? this.expandQuery(question, { ...expansion, originalQueryWeight: originalWeight }) : question;
 
-    return this.rank(expanded, Math.floor(limit), this.pairBonuses(parsed, question)).map(({ slot, score }) => {
-      const chunk = this.slotChunks[slot] as StoredChunk;
-      const matchedTerms = question.filter(({ postings }) => postings.byChunk.has(chunk.chunkId)).map(({ postings }) => postings.term);
-      return { chunkId: chunk.chunkId, articleId: chunk.articleId, score, matchedTerms };
+    return this.rank(expanded, Math.floor(limit), this.pairBonuses(parsed, question)).map(({ slot, chunkId, score }) => {
+      const matchedTerms = question.filter(({ postings }) => this.holds(postings, slot)).map(({ postings }) => postings.term);
+      return { chunkId, articleId: this.articleIds[slot] as number, score, matchedTerms };
     });
+  }
+
+  /** Whether the chunk in `slot` has the term. */
+  private holds(postings: Postings, slot: number): boolean {
+    const pending = postings.pending?.get(slot);
+    if (pending !== undefined) return pending > 0;
+    const { slots } = postings.arrays;
+    const position = seekSlot(slots, 0, slot);
+    return slots[position] === slot;
   }
 
   /** The query's adjacent pairs whose two words are both indexed, with what each adds (none without proximity). */
   private pairBonuses(query: { pairs: readonly string[]; isQuestion: boolean }, question: WeightedTerm[]): PairBonus[] {
     const proximityWeight = query.isQuestion ? this.questionProximityWeight : this.proximityWeight;
     if (proximityWeight <= 0 || query.pairs.length === 0) return [];
-    const weights = new Map(question.map(({ postings, weight }) => [postings.term, weight * this.idfOf(postings.byChunk.size)]));
+    const weights = new Map(question.map(({ postings, weight }) => [postings.term, weight * this.idfOf(postings.count)]));
     const bonuses: PairBonus[] = [];
     for (const pair of query.pairs) {
       const space = pair.indexOf(' ');
@@ -553,7 +845,7 @@ export class Bm25Index {
   }
 
   private idfOf(documentFrequency: number): number {
-    return Math.log(1 + (this.chunks.size - documentFrequency + 0.5) / (documentFrequency + 0.5));
+    return Math.log(1 + (this.slots.size - documentFrequency + 0.5) / (documentFrequency + 0.5));
   }
 
   private ensureSlotCapacity(count: number): void {
@@ -565,6 +857,8 @@ export class Bm25Index {
       return grown;
     };
     this.lengths = grow(this.lengths);
+    this.chunkIds = grow(this.chunkIds);
+    this.articleIds = grow(this.articleIds);
     this.scores = grow(this.scores);
     this.pairScores = grow(this.pairScores);
     this.wordMasks = new Int32Array(capacity);
@@ -583,18 +877,26 @@ export class Bm25Index {
     const bestScore = (feedback[0] as RankedSlot).score;
     const epoch = ++this.feedbackEpoch;
     const seen: Postings[] = [];
+    const accumulate = (postings: Postings, frequency: number, chunkWeight: number) => {
+      if (postings.feedbackEpoch !== epoch) {
+        postings.feedbackEpoch = epoch;
+        postings.feedbackWeight = 0;
+        seen.push(postings);
+      }
+      postings.feedbackWeight += frequency * chunkWeight;
+    };
     for (const { slot, score } of feedback) {
-      const chunk = this.slotChunks[slot] as StoredChunk;
-      if (chunk.length <= 0) continue;
-      const chunkWeight = Math.exp(score - bestScore) / chunk.length;
-      for (let position = 0; position < chunk.postings.length; position += 1) {
-        const postings = chunk.postings[position] as Postings;
-        if (postings.feedbackEpoch !== epoch) {
-          postings.feedbackEpoch = epoch;
-          postings.feedbackWeight = 0;
-          seen.push(postings);
+      const length = this.lengths[slot] as number;
+      if (length <= 0) continue;
+      const chunkWeight = Math.exp(score - bestScore) / length;
+      const changed = this.changed.get(slot);
+      if (changed) {
+        for (let position = 0; position < changed.postings.length; position += 1) accumulate(changed.postings[position] as Postings, changed.frequencies[position] as number, chunkWeight);
+      } else {
+        const { termOffsets, termIds, termFrequencies, terms } = this.bulk as BulkChunks;
+        for (let position = termOffsets[slot] as number; position < (termOffsets[slot + 1] as number); position += 1) {
+          accumulate(terms[termIds[position] as number] as Postings, termFrequencies[position] as number, chunkWeight);
         }
-        postings.feedbackWeight += (chunk.frequencies[position] as number) * chunkWeight;
       }
     }
     const chosen = selectExpansionTerms(seen, options.expansionTerms);
@@ -609,33 +911,51 @@ export class Bm25Index {
 
   /** The term's posting arrays, with impacts for the current corpus statistics. */
   private arraysOf(postings: Postings): PostingArrays {
-    const arrays = postings.arrays ?? (postings.arrays = this.buildArrays(postings));
+    if (postings.pending !== undefined) this.mergePending(postings);
+    const arrays = postings.arrays;
     if (arrays.impactsVersion !== this.statisticsVersion) this.computeImpacts(arrays);
     return arrays;
   }
 
-  private buildArrays(postings: Postings): PostingArrays {
-    const size = postings.byChunk.size;
-    const slots = new Int32Array(size);
-    let position = 0;
-    for (const chunkId of postings.byChunk.keys()) {
-      slots[position] = (this.chunks.get(chunkId) as StoredChunk).slot;
-      position += 1;
+  /** Rebuilds the term's arrays with its pending changes: one merge of two lists sorted by slot. */
+  private mergePending(postings: Postings): void {
+    const pending = postings.pending as Map<number, number>;
+    postings.pending = undefined;
+    const changes = Int32Array.from(pending.keys()).sort();
+    const { slots: oldSlots, frequencies: oldFrequencies } = postings.arrays;
+    const slots = new Int32Array(postings.count);
+    const frequencies = new Float32Array(postings.count);
+    let kept = 0;
+    let old = 0;
+    let change = 0;
+    while (old < oldSlots.length || change < changes.length) {
+      const oldSlot = old < oldSlots.length ? (oldSlots[old] as number) : Infinity;
+      const changedSlot = change < changes.length ? (changes[change] as number) : Infinity;
+      if (oldSlot < changedSlot) {
+        slots[kept] = oldSlot;
+        frequencies[kept] = oldFrequencies[old] as number;
+        kept += 1;
+        old += 1;
+        continue;
+      }
+      if (oldSlot === changedSlot) old += 1;
+      const frequency = pending.get(changedSlot) as number;
+      if (frequency > 0) {
+        slots[kept] = changedSlot;
+        frequencies[kept] = frequency;
+        kept += 1;
+      }
+      change += 1;
     }
-    // Sorted by slot so that a candidate's impact can be found by galloping search.
-    slots.sort();
-    const frequencies = new Float32Array(size);
-    for (let index = 0; index < size; index += 1) {
-      const chunk = this.slotChunks[slots[index] as number] as StoredChunk;
-      frequencies[index] = postings.byChunk.get(chunk.chunkId) as number;
-    }
-    return { slots, frequencies, impacts: new Float64Array(size), impactsVersion: -1, maxImpact: 0 };
+    if (kept !== postings.count) throw new Error(`Postings of ${JSON.stringify(postings.term)} lost count: ${kept} ≠ ${postings.count}`);
+    postings.arrays = { slots, frequencies, impacts: NO_IMPACTS, impactsVersion: -1, maxImpact: 0 };
   }
 
   private computeImpacts(arrays: PostingArrays): void {
     const averageLength = this.averageLength;
     const base = this.k1 * (1 - this.b);
     const perLength = averageLength > 0 ? (this.k1 * this.b) / averageLength : 0;
+    if (arrays.impacts.length !== arrays.slots.length) arrays.impacts = new Float64Array(arrays.slots.length);
     const { slots, frequencies, impacts } = arrays;
     const lengths = this.lengths;
     let maxImpact = 0;
@@ -661,7 +981,7 @@ export class Bm25Index {
     for (const { postings, weight: queryWeight } of query) {
       if (!(queryWeight > 0)) continue;
       const arrays = this.arraysOf(postings);
-      const weight = queryWeight * this.idfOf(postings.byChunk.size) * (this.k1 + 1);
+      const weight = queryWeight * this.idfOf(postings.count) * (this.k1 + 1);
       const upperBound = weight * arrays.maxImpact;
       lists.push({ term: postings.term, slots: arrays.slots, impacts: arrays.impacts, weight, upperBound, bit: 0 });
       remainingBound += upperBound;
@@ -781,12 +1101,16 @@ export class Bm25Index {
         if ((scores[slot] as number) + possible + remainingBound < threshold) continue;
         let sum = 0;
         if (possible > 0) {
-          const chunkPairs = (this.slotChunks[slot] as StoredChunk).pairs;
+          const changed = this.changed.get(slot);
+          const bulk = this.bulk as BulkChunks;
+          const chunkPairs = changed ? changed.pairs : bulk.pairs;
+          const low = changed ? 0 : (bulk.pairOffsets[slot] as number);
+          const high = changed ? chunkPairs.length : (bulk.pairOffsets[slot + 1] as number);
           for (let index = 0; index < pairs.length; index += 1) {
             const { first, second } = pairMasks[index] as { first: number; second: number };
             if ((absent & first) !== 0 || (absent & second) !== 0) continue;
             const { hash, weight } = pairs[index] as PairBonus;
-            if (hasPair(chunkPairs, hash)) sum += weight;
+            if (hasPair(chunkPairs, hash, low, high)) sum += weight;
           }
         }
         pairScores[slot] = sum;
@@ -844,12 +1168,12 @@ export class Bm25Index {
       if (heap.length === limit) {
         const worst = heap[0] as RankedSlot;
         if (score < worst.score) continue;
-        const chunkId = (this.slotChunks[slot] as StoredChunk).chunkId;
+        const chunkId = this.chunkIds[slot] as number;
         if (score === worst.score && chunkId > worst.chunkId) continue;
         heap[0] = { slot, chunkId, score };
         siftDown(heap, 0);
       } else {
-        heap.push({ slot, chunkId: (this.slotChunks[slot] as StoredChunk).chunkId, score });
+        heap.push({ slot, chunkId: this.chunkIds[slot] as number, score });
         siftUp(heap, heap.length - 1);
       }
     }

@@ -140,21 +140,18 @@ async function findInstance(page: Page, screen: Screen): Promise<string | undefi
   return hrefs.find((href) => pattern.test(href) && !screen.otherPaths?.includes(href))
 }
 
-/** Opens a screen (resolving a pattern through its list page) and prepares it; false when no instance exists yet. */
 /**
- * The screens a themed web server is walked on: every screen in the first (default) theme; in the others, which
- * change colours, fonts and the header but not the layout, a sample holding every kind of component (forms, tables,
- * the answer with its sources, the reader, sign-in and registration). Keeps the suite's time in check.
+ * Where each pattern screen was last found or made in this worker. The themed web servers share one backend (and,
+ * in demo mode, the signed-in administrator), so an address found through one server opens on the others: the list
+ * page is read, and a record made, once per worker rather than once per theme and visit.
  */
-const THEMED_SAMPLE = /^(ask-with-answer|articles|logs|settings|users|login|register|read-id)$/
-export function screensForTheme(themeIndex: number): Screen[] {
-  return screensToCheck().filter((screen) => themeIndex === 0 || THEMED_SAMPLE.test(screen.slug))
-}
+const instances = new Map<string, string>()
 
+/** Opens a screen (resolving a pattern through its list page) and prepares it; false when no instance exists yet. */
 export async function openScreen(page: Page, screen: Screen): Promise<{ isOpen: boolean; status: number | null; reason?: string }> {
   let target = screen.path
   if (screen.listPath) {
-    let match = await findInstance(page, screen)
+    let match = instances.get(screen.path) ?? (await findInstance(page, screen))
     if (!match && screen.seed) {
       try {
         match = (await screen.seed(page)) || (await findInstance(page, screen))
@@ -166,11 +163,16 @@ export async function openScreen(page: Page, screen: Screen): Promise<{ isOpen: 
     target = match
   }
   let response = await page.goto(target)
-  // Another spec running in parallel may delete or publish the record between the list and its page: make one of our own.
-  if (response?.status() === 404 && screen.listPath && screen.seed) {
-    const fresh = (await screen.seed(page)) || (await findInstance(page, screen))
-    if (fresh) response = await page.goto(fresh)
+  // Another spec running in parallel may delete or publish the record after it was found: find or make another.
+  if (response?.status() === 404 && screen.listPath) {
+    instances.delete(screen.path)
+    const fresh = (await findInstance(page, screen)) || (screen.seed && (await screen.seed(page))) || (await findInstance(page, screen))
+    if (fresh) {
+      target = fresh
+      response = await page.goto(fresh)
+    }
   }
+  if (screen.listPath && response?.status() === 200) instances.set(screen.path, target)
   await screen.prepare?.(page)
   return { isOpen: true, status: response?.status() ?? null }
 }

@@ -120,6 +120,10 @@ export class AgentsService {
     const job = await this.jobs.get(taskId)
     const logId = (job?.payload as { logId?: number } | undefined)?.logId
     const run = job && logId ? await repository.findRun(this.db, logId, scopeOf(user)) : undefined
+    // An expert answer given at once (ADR 140) has a task id but no job: its log tells it from an unknown task.
+    if (!job && (await logs.findByTask(this.db, taskId, scopeOf(user)))) {
+      throw new ConflictError('Only agent runs can be cancelled; an expert answer is produced in one step')
+    }
     if (!job || !run) throw new NotFoundError(`No task ${taskId}`, { status: 'not found' })
     if (job.kind !== AGENT_JOB) throw new ConflictError('Only agent runs can be cancelled; an expert answer is produced in one step')
     const checkpoint = job.result as AgentCheckpoint | null

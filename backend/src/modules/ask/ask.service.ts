@@ -1,4 +1,5 @@
-import type { AskAnswer, AskBody, AskModels, AskThread, AskThreads } from '../../../../contracts/ask'
+import { randomUUID } from 'node:crypto'
+import type { AskAnswer, AskBody, AskModels, AskThread, AskThreads, Source } from '../../../../contracts/ask'
 import { USE_DEFAULT_MODEL, type BotSettings } from '../../../../contracts/settings'
 import { QuestionAnswerer, type AnsweredQuestion, type AnswerEvent } from '../../answering/answerer'
 import { NOT_FOUND_ANSWER } from '../../answering/not-found'
@@ -7,10 +8,10 @@ import { KeywordRetriever, type Retriever } from '../../answering/retriever'
 import type { Database } from '../../db/database'
 import { InvalidInputError, NotFoundError, UpstreamError } from '../../errors'
 import type { LlmProvider } from '../../llm/provider'
-import type { Job, JobQueue } from '../../jobs/job-queue'
+import type { HeldJob, Job, JobQueue } from '../../jobs/job-queue'
 import { AGENT_JOB, type AgentsService } from '../agents/agents.service'
 import type { KnowledgeService } from '../knowledge/knowledge.service'
-import { queryLogsRepository as logs, type AnswerMetricsRecord, type QueryLogRecord } from '../query-logs/query-logs.repository'
+import { queryLogsRepository as logs, type AnswerMetricsRecord, type LogStatus, type QueryLogRecord } from '../query-logs/query-logs.repository'
 import type { CurrentUser } from '../identity/identity.types'
 import { scopeOf } from '../query-logs/query-logs.service'
 import type { SettingsService } from '../settings/settings.service'
@@ -33,6 +34,23 @@ export interface StreamedQuestion {
   command: string
   settings: BotSettings
   model?: string
+}
+
+/** A question answered in this process, before anything about it is written: what its log will hold. */
+interface AnsweredNow {
+  outcome: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number }
+  /** How a composer wrote it; absent for a question the semantic firewall refused. */
+  metrics?: AnswerMetricsRecord
+}
+
+/** A question to log: who asked what, in which thread (none: a thread of its own). */
+interface QuestionEntry {
+  command: string
+  timezone?: string
+  mode: string
+  userId: number
+  organizationId: number
+  threadId?: number
 }
 
 /** One server-sent event of POST /ask_qa_stream. */
@@ -117,23 +135,124 @@ export class AskService {
     return () => llm.defaultModel()
   }
 
-  /** Logs the question, answers it as a job, and waits briefly: a slow answer comes back as a task_id to poll. */
+  /**
+   * Answers a question in this process (ADR 140). Answered within ASK_WAIT_MS, it is logged in one write, finished,
+   * and the answer comes from memory; its task_id resolves through POST /ask_qa_answer like any other. Slower, it is
+   * logged as pending with a job this process holds while it goes on answering: the reply is a task_id to poll, and
+   * if this process dies the job is taken over and answered again by a worker.
+   */
   async ask(user: CurrentUser, body: AskBody): Promise<AskAnswer> {
     if (body.mode === 'agent') return this.agents.start(user, body)
-    await this.checkModelChoice(await this.settings.botSettings(), body.model)
-    await this.checkThread(user, body.thread_id)
-    const logId = await logs.insertPending(this.db, {
+    const settings = await this.settings.botSettings()
+    await this.checkModelChoice(settings, body.model)
+    const history = await this.threadHistory(user, body.thread_id)
+    const question: QuestionEntry = {
       command: body.command,
       timezone: body.timezone,
       mode: body.mode ?? 'expert',
       userId: user.id,
       organizationId: user.organizationId,
-    })
-    await threads.setThread(this.db, logId, body.thread_id)
-    const job = await this.jobs.enqueue(ASK_JOB, { logId, model: body.model } satisfies AskPayload, { maxAttempts: 2 })
-    await logs.setTask(this.db, logId, job.id)
-    const current = (await this.jobs.waitFor(job.id, this.waitMs)) ?? job
-    return this.toAnswer(current, logId)
+      threadId: body.thread_id,
+    }
+    const answering = this.answerNow(body.command, settings, body.model, history)
+    // Its failure is dealt with below, possibly after the hand-off's own await: never an unhandled rejection.
+    answering.catch(() => undefined)
+    const settled = this.waitMs > 0 ? await settledWithin(answering, this.waitMs) : 'late'
+    if (settled === 'answered') {
+      const answered = await answering
+      const taskId = randomUUID()
+      const { id, threadId } = await logs.insertQuestion(this.db, { ...question, taskId, outcome: answered.outcome, metrics: answered.metrics })
+      return this.answerFromMemory(body.command, { id, threadId, taskId }, answered)
+    }
+    const { held, logId, threadId } = await this.handOff(question, body.model)
+    if (settled === 'failed') {
+      // As a claimed job's first failed attempt: back to the queue, tried again after a pause, then logged as failed.
+      await held.fail(await answering.then(() => new Error('unreachable'), (error: unknown) => error))
+      const job = (await this.jobs.waitFor(held.id, this.waitMs)) ?? (await this.jobs.get(held.id))
+      if (job) return this.toAnswer(job, logId)
+    } else {
+      void answering
+        .then(
+          (answered) => held.finish({ logId }, (tx) => logs.complete(tx, logId, answered.outcome, answered.metrics)),
+          (error: unknown) => held.fail(error),
+        )
+        .catch(() => undefined) // the database went away (shutdown): the job is recovered as a stale one
+    }
+    return {
+      command: body.command,
+      task_id: held.id,
+      log_id: logId,
+      log_agent_ask_qa: null,
+      source_list: [],
+      result: null,
+      found: false,
+      thread_id: threadId,
+      success: false,
+      status: 'running',
+      error: null,
+    }
+  }
+
+  /** Logs a question as pending with a job this process holds, both in one transaction. */
+  private async handOff(question: QuestionEntry, model: string | undefined): Promise<{ held: HeldJob<AskPayload>; logId: number; threadId: number }> {
+    let threadId = 0
+    const held = await this.jobs.hold<AskPayload>(
+      ASK_JOB,
+      async (tx, jobId) => {
+        const logged = await logs.insertQuestion(tx, { ...question, taskId: jobId })
+        threadId = logged.threadId
+        return { logId: logged.id, model }
+      },
+      { maxAttempts: 2 },
+    )
+    return { held, logId: held.payload.logId, threadId }
+  }
+
+  /** Answers (or refuses) a question with these settings, writing nothing. */
+  private async answerNow(command: string, settings: BotSettings, model: string | undefined, history: PromptTurn[]): Promise<AnsweredNow> {
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    const screening = settings.semantic_firewall ? screenQuestion(command) : null
+    if (screening?.isBlocked) return { outcome: { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: elapsed() } }
+    const answer = await this.answerer.complete({ question: command, settings, chooseModel: this.modelChooser(settings, model), history })
+    return {
+      outcome: { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs: elapsed() },
+      metrics: metricsOf(answer),
+    }
+  }
+
+  /** The reply to a question answered at once, as POST /ask_qa_answer and GET /answer later give it from its log. */
+  private answerFromMemory(command: string, logged: { id: number; threadId: number; taskId: string }, answered: AnsweredNow): AskAnswer {
+    const { outcome, metrics } = answered
+    return {
+      command,
+      task_id: logged.taskId,
+      log_id: logged.id,
+      log_agent_ask_qa: null,
+      source_list: outcome.sourceList,
+      result: outcome.answer,
+      found: outcome.status === 'answered',
+      success: true,
+      status: 'finished',
+      error: null,
+      note: metrics?.note ?? null,
+      unsupported: metrics?.unsupported ?? [],
+      model: metrics?.fallback ? null : (metrics?.model ?? null),
+      thread_id: logged.threadId,
+      feedback: null,
+      feedback_reason: null,
+    }
+  }
+
+  /**
+   * The earlier answered turns a question in `threadId` is read with; a thread that is not the asker's own is refused
+   * as if it did not exist (ADR 062's rule for logs). One read for both.
+   */
+  private async threadHistory(user: CurrentUser, threadId: number | undefined): Promise<PromptTurn[]> {
+    if (threadId === undefined) return []
+    const turns = await threads.ownThreadTurns(this.db, threadId, user.id, MAX_HISTORY_TURNS)
+    if (!turns) throw new NotFoundError(`No thread ${threadId}`, { status: 'not found' })
+    return turns.map((turn) => ({ question: turn.command, answer: turn.answer }))
   }
 
   /** Refuses a thread that is not the asker's own, as if it did not exist (ADR 062's rule for logs). */
@@ -167,9 +286,15 @@ export class AskService {
   async answerOf(user: CurrentUser, taskId: string): Promise<AskAnswer> {
     const job = await this.jobs.get(taskId)
     if (job?.kind === AGENT_JOB) return this.agents.answerOfJob(user, job)
-    const logId = job?.kind === ASK_JOB ? (job.payload as AskPayload).logId : undefined
+    if (!job) {
+      // An answer given at once has a task id but no job: its log holds everything.
+      const log = await logs.findByTask(this.db, taskId, scopeOf(user))
+      if (!log || log.mode === 'agent') throw new NotFoundError(`No task ${taskId}`, { status: 'not found' })
+      return this.answerFromLog(log)
+    }
+    const logId = job.kind === ASK_JOB ? (job.payload as AskPayload).logId : undefined
     // Someone else's task (outside the caller's organisation) is as unknown as a task that never existed.
-    if (!job || !logId || !(await logs.find(this.db, logId, scopeOf(user)))) throw new NotFoundError(`No task ${taskId}`, { status: 'not found' })
+    if (!logId || !(await logs.find(this.db, logId, scopeOf(user)))) throw new NotFoundError(`No task ${taskId}`, { status: 'not found' })
     return this.toAnswer(job, logId)
   }
 
@@ -180,6 +305,11 @@ export class AskService {
     if (log.mode === 'agent') return this.agents.answerOfLog(user, logId)
     const job = log.taskId ? await this.jobs.get(log.taskId) : undefined
     if (job) return this.toAnswer(job, logId)
+    return this.answerFromLog(log)
+  }
+
+  /** The answer of a log without a job: answered at once, or streamed. */
+  private answerFromLog(log: QueryLogRecord): AskAnswer {
     return {
       command: log.command,
       task_id: log.taskId,
@@ -201,14 +331,14 @@ export class AskService {
     const settings = await this.settings.botSettings()
     await this.checkModelChoice(settings, body.model)
     await this.checkThread(user, body.thread_id)
-    const logId = await logs.insertPending(this.db, {
+    const { id: logId, threadId } = await logs.insertQuestion(this.db, {
       command: body.command,
       timezone: body.timezone,
       mode: body.mode ?? 'expert',
       userId: user.id,
       organizationId: user.organizationId,
+      threadId: body.thread_id,
     })
-    const threadId = await threads.setThread(this.db, logId, body.thread_id)
     return { logId, threadId, command: body.command, settings, model: body.model }
   }
 
@@ -289,24 +419,15 @@ export class AskService {
     }
   }
 
+  /** A question handed to the queue: taken over from a process that died, or tried again after a failure. */
   private async runAsk(job: Job<AskPayload, { logId: number }>) {
     const log = await logs.find(this.db, job.payload.logId)
     if (!log) throw new Error(`Query log ${job.payload.logId} is missing`)
     const started = performance.now()
     try {
       const settings = await this.settings.botSettings()
-      const screening = settings.semantic_firewall ? screenQuestion(log.command) : null
-      if (screening?.isBlocked) {
-        await logs.complete(this.db, log.id, { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: Math.round(performance.now() - started) })
-        return { logId: log.id }
-      }
-      const answer = await this.answerer.complete({
-        question: log.command,
-        settings,
-        chooseModel: this.modelChooser(settings, job.payload.model),
-        history: await this.historyOf(log.id),
-      })
-      await this.record(log.id, answer, Math.round(performance.now() - started))
+      const answered = await this.answerNow(log.command, settings, job.payload.model, await this.historyOf(log.id))
+      await logs.complete(this.db, log.id, answered.outcome, answered.metrics)
     } catch (error) {
       if (job.attempts >= job.maxAttempts) {
         await logs.complete(this.db, log.id, { answer: null, sourceList: [], status: 'failed', durationMs: Math.round(performance.now() - started) })
@@ -335,4 +456,21 @@ export class AskService {
       ...answeringFieldsOf(log),
     }
   }
+}
+
+/** Whether `work` settles within `ms`: answered, failed, or still going ("late"). */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<'answered' | 'failed' | 'late'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('late'), ms)
+    work.then(
+      () => {
+        clearTimeout(timer)
+        resolve('answered')
+      },
+      () => {
+        clearTimeout(timer)
+        resolve('failed')
+      },
+    )
+  })
 }

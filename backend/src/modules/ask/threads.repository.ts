@@ -21,19 +21,31 @@ export interface ThreadSummaryRecord {
  * administrators read logs through the query-log calls).
  */
 export const threadsRepository = {
-  /** Puts a just-logged question in a thread; without one it starts its own. */
-  async setThread(db: Queryable, logId: number, threadId: number | undefined): Promise<number> {
-    const [row] = await db.query<{ thread_id: number }>(`UPDATE query_logs SET thread_id = COALESCE($2::int, id) WHERE id = $1 RETURNING thread_id`, [
-      logId,
-      threadId ?? null,
-    ])
-    return row.thread_id
-  },
-
   /** Whether the thread exists and is the user's own. */
   async isOwnThread(db: Queryable, threadId: number, userId: number): Promise<boolean> {
     const rows = await db.query(`SELECT 1 FROM query_logs WHERE id = $1 AND thread_id = $1 AND mode = 'expert' AND user_id = $2`, [threadId, userId])
     return rows.length > 0
+  },
+
+  /**
+   * For a question about to be asked in a thread: undefined when the thread is not the user's own (or does not
+   * exist), else its latest `limit` answered questions, oldest first. One read for both.
+   */
+  async ownThreadTurns(db: Queryable, threadId: number, userId: number, limit: number): Promise<ThreadTurnRecord[] | undefined> {
+    const rows = await db.query<{ id: number | null; command: string | null; answer: string | null; status: string | null }>(
+      `SELECT e.id, e.command, e.answer, e.status
+         FROM (SELECT id FROM query_logs WHERE id = $1 AND thread_id = $1 AND mode = 'expert' AND user_id = $2) r
+         LEFT JOIN LATERAL (SELECT id, command, answer, status FROM query_logs
+                             WHERE thread_id = r.id AND mode = 'expert' AND user_id = $2 AND status IN ('answered', 'not_found')
+                             ORDER BY id DESC LIMIT $3) e ON true
+        ORDER BY e.id DESC`,
+      [threadId, userId, limit],
+    )
+    if (rows.length === 0) return undefined
+    return rows
+      .filter((row) => row.id !== null)
+      .reverse()
+      .map((row) => ({ logId: row.id!, command: row.command!, answer: row.answer, status: row.status! }))
   },
 
   /** The log ids of a thread, oldest first, if the thread is the user's own (else none). */

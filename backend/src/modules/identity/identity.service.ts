@@ -89,6 +89,8 @@ export interface SignedIn {
 }
 
 const INVALID_TOKEN = 'The bearer token is not valid or has expired'
+/** How many verified local tokens keep their checked claims (see IdentityService.verifiedTokens). */
+const VERIFIED_TOKENS_KEPT = 2000
 const ENDED_SESSION = 'The session of this bearer token has ended; sign in again'
 const FAILURE_DELAY_STEP_MS = 250
 const MAX_FAILURE_DELAY_STEPS = 4
@@ -108,6 +110,12 @@ export class IdentityService {
   private readonly failuresByAddress: FailureCounter
   /** Failed sign-ins by account name from any address: each one waits a little longer, never refused. */
   private readonly failuresByName: FailureCounter
+  /**
+   * The claims of local tokens whose signature, issuer and audience were checked, by token: a token's text never
+   * changes, so neither does that check. Expiry is checked again on each call, and the session and account (ended,
+   * disabled, role changed) are read on every call as before: nothing that can be revoked is cached here.
+   */
+  private readonly verifiedTokens = new Map<string, JWTPayload>()
 
   constructor(
     private readonly db: Database,
@@ -188,13 +196,16 @@ export class IdentityService {
    * issuer only picks the verifier: our own key for local tokens, the provider's keys for its ID tokens.
    */
   async authenticate(token: string): Promise<CurrentUser> {
-    let issuer: string | undefined
-    try {
-      issuer = decodeJwt(token).iss
-    } catch {
-      throw new UnauthorizedError(INVALID_TOKEN)
+    // A token already verified as a local one needs no decoding to tell which it is.
+    if (!this.verifiedTokens.has(token)) {
+      let issuer: string | undefined
+      try {
+        issuer = decodeJwt(token).iss
+      } catch {
+        throw new UnauthorizedError(INVALID_TOKEN)
+      }
+      if (this.oidcVerifier && issuer === this.oidcVerifier.issuer) return this.authenticateExternal(token)
     }
-    if (this.oidcVerifier && issuer === this.oidcVerifier.issuer) return this.authenticateExternal(token)
     const { user } = await this.findLocalSession(token)
     return user
   }
@@ -255,12 +266,7 @@ export class IdentityService {
 
   /** The user and session of a local token: its signature, its session still open, its sign-in recent enough. */
   private async findLocalSession(token: string): Promise<{ user: CurrentUser; session: { id: string; startedAt: Date; expiresAt: Date } }> {
-    const payload = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] }).then(
-      (verified) => verified.payload,
-      () => {
-        throw new UnauthorizedError(INVALID_TOKEN)
-      },
-    )
+    const payload = await this.verifiedLocalToken(token)
     const { sub, sid, auth_time: authTime } = payload
     if (!sub || !/^\d+$/.test(sub) || typeof sid !== 'string' || typeof authTime !== 'number') throw new UnauthorizedError(INVALID_TOKEN)
     // The session's end was fixed at sign-in; a lower SESSION_MAX_SECONDS since then applies too.
@@ -271,6 +277,23 @@ export class IdentityService {
     if (!account.enabled) throw new UnauthorizedError('The bearer token belongs to no enabled user')
     const expiresAt = account.sessionExpiresAt < latestEnd ? account.sessionExpiresAt : latestEnd
     return { user: { ...this.toCurrentUser(account), sessionId: sid }, session: { id: sid, startedAt: new Date(authTime * 1000), expiresAt } }
+  }
+
+  /** The checked claims of a local token (its signature checked once per token, its expiry on every call). */
+  private async verifiedLocalToken(token: string): Promise<JWTPayload> {
+    const known = this.verifiedTokens.get(token)
+    if (known && (known.exp === undefined || known.exp * 1000 > Date.now())) return known
+    this.verifiedTokens.delete(token)
+    const payload = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] }).then(
+      (verified) => verified.payload,
+      () => {
+        throw new UnauthorizedError(INVALID_TOKEN)
+      },
+    )
+    // The oldest entry makes room (a Map keeps insertion order).
+    if (this.verifiedTokens.size >= VERIFIED_TOKENS_KEPT) this.verifiedTokens.delete(this.verifiedTokens.keys().next().value!)
+    this.verifiedTokens.set(token, payload)
+    return payload
   }
 
   /** The provider's user for a verified ID token: found by issuer and subject, created on first sight. */

@@ -80,6 +80,30 @@ export const knowledgeRepository = {
     return rows.map(toIndexed)
   },
 
+  /** Up to `limit` chunks with an id above `afterId`, in id order: a large index is read a page at a time. */
+  async indexedChunkPage(db: Queryable, afterId: number, limit: number): Promise<IndexedChunk[]> {
+    const rows = await db.query<ChunkTermsRow>(`SELECT id, article_id, terms, length FROM chunks WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])
+    return rows.map(toIndexed)
+  },
+
+  /** What the log's change `seq` was (empty for 0, undefined when the log has no such change). */
+  async changeFingerprint(db: Queryable, seq: number): Promise<string | undefined> {
+    if (seq === 0) return ''
+    const [row] = await db.query<{ chunk_id: number; operation: string; created_at: Date | string }>(
+      `SELECT chunk_id, operation, created_at FROM index_changes WHERE seq = $1`,
+      [seq],
+    )
+    return row ? `${row.chunk_id} ${row.operation} ${new Date(row.created_at).toISOString()}` : undefined
+  },
+
+  /** Names this database and schema: the cluster's system identifier, the database and the schema. */
+  async databaseIdentity(db: Queryable): Promise<string> {
+    const [row] = await db.query<{ identity: string }>(
+      `SELECT (SELECT system_identifier::text FROM pg_control_system()) || '/' || current_database() || '/' || current_schema() AS identity`,
+    )
+    return row.identity
+  },
+
   /**
    * Makes the transaction the only index writer until it ends, so index_changes rows commit in `seq` order. The
    * trigger on index_changes takes the same lock; taking it first, before any row lock, avoids deadlocks.

@@ -1,9 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Database, Queryable } from '../../db/database'
-import { Bm25Index, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk } from '../../retrieval/bm25-index'
+import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
 import { parseQuery } from '../../retrieval/query'
 import { ChunkSetDigest } from './index-digest'
+import { decodeSnapshot, encodeSnapshot, readSnapshotFile, readSnapshotFileHeader, SNAPSHOT_FORMAT, writeSnapshotFile, type SnapshotOrigin } from './index-snapshot'
 import { knowledgeRepository as repository, type ChunkRecord, type NewChunk } from './knowledge.repository'
 
 /**
@@ -17,6 +18,24 @@ const FORMAT_SAMPLE_SIZE = 20
 
 /** Changes replayed per read of the log; the event loop gets a turn between batches. */
 const REPLAY_BATCH = 2000
+
+/** Chunks read per query when the index is rebuilt from the database. */
+const LOAD_PAGE = 5000
+
+export interface KnowledgeServiceOptions {
+  /** The file this process keeps a snapshot of the index in (ADR 145); none: every start rebuilds. */
+  snapshotFile?: string
+  /** Changes applied since the last snapshot before `follow()` writes a new one (default 5000). */
+  snapshotAfterChanges?: number
+}
+
+/** How the index was loaded at start, and what writing the last snapshot cost: /healthz and the benchmarks report it. */
+export interface IndexLoadReport {
+  source: 'snapshot' | 'rebuild'
+  /** Why no snapshot was used, when the index was rebuilt. */
+  reason?: string
+  milliseconds: number
+}
 
 export interface RetrievedChunk extends ChunkRecord {
   score: number
@@ -46,29 +65,132 @@ export class KnowledgeService {
   private queuedReplay: Promise<void> | undefined
   private stopFollowing: (() => Promise<void>) | undefined
   private followTimer: NodeJS.Timeout | undefined
+  /** The log position of the newest snapshot known to be in the file (-1: none usable). */
+  private snapshotSeq = -1
+  private snapshotting: Promise<void> | undefined
+  private readonly snapshotAfterChanges: number
+  /** How the index was loaded at start. */
+  loadReport: IndexLoadReport | undefined
 
   constructor(
     private readonly db: Database,
     private readonly parameters: Bm25Parameters = knowledgeBaseBm25Parameters,
+    private readonly options: KnowledgeServiceOptions = {},
   ) {
     this.index = new Bm25Index(parameters)
+    this.snapshotAfterChanges = options.snapshotAfterChanges ?? 5000
   }
 
-  /** Builds the in-memory index from the database, first rebuilding stored terms of an older format. */
+  /**
+   * Loads the in-memory index, first rebuilding stored terms of an older format: from the snapshot file when
+   * it is usable, then replaying the log after its position; else from the chunks in the database.
+   */
   async load(): Promise<void> {
+    const started = performance.now()
     await this.upgradeStoredTerms()
-    const index = new Bm25Index(this.parameters)
-    const digest = new ChunkSetDigest()
+    const problem = this.options.snapshotFile ? await this.loadSnapshot(this.options.snapshotFile) : 'no snapshot file configured'
+    if (problem === undefined) {
+      // The snapshot's position is a committed change: replay everything after it, like any sync.
+      await this.sync()
+      this.loadReport = { source: 'snapshot', milliseconds: performance.now() - started }
+      return
+    }
+    await this.rebuild()
+    this.loadReport = { source: 'rebuild', reason: problem, milliseconds: performance.now() - started }
+  }
+
+  /** Builds the index from the chunks in the database, a page at a time, in one bulk load. */
+  private async rebuild(): Promise<void> {
     // Read the log position first: changes that land while loading are replayed by the next sync (idempotent).
     const seq = await repository.latestChangeSeq(this.db)
-    for (const chunk of await repository.allIndexedChunks(this.db)) {
-      if (!index.has(chunk.chunkId)) digest.add(chunk.chunkId)
-      index.add(chunk)
+    const builder = new Bm25IndexBuilder()
+    let afterId = 0
+    for (;;) {
+      const page = await repository.indexedChunkPage(this.db, afterId, LOAD_PAGE)
+      for (const chunk of page) builder.add(chunk)
+      if (page.length < LOAD_PAGE) break
+      afterId = (page[page.length - 1] as IndexedChunk).chunkId
     }
+    this.install(Bm25Index.fromCompact(builder.finish(), this.parameters), seq)
+  }
+
+  private install(index: Bm25Index, seq: number): void {
     index.prepare()
+    const digest = new ChunkSetDigest()
+    for (const chunkId of index.chunkIdList()) digest.add(chunkId)
     this.index = index
     this.digest = digest
     this.lastSeq = seq
+  }
+
+  /** Where a snapshot of this index must come from to be loaded here: this database, log and term format. */
+  private async origin(seq: number): Promise<SnapshotOrigin | undefined> {
+    const lastChange = await repository.changeFingerprint(this.db, seq)
+    if (lastChange === undefined) return undefined
+    return { indexFormat: INDEX_FORMAT, database: await repository.databaseIdentity(this.db), seq, lastChange }
+  }
+
+  /** Loads the snapshot file; returns why it could not be used, if so (the index is then untouched). */
+  private async loadSnapshot(file: string): Promise<string | undefined> {
+    let bytes: Buffer | undefined
+    try {
+      bytes = await readSnapshotFile(file)
+    } catch (error) {
+      return `snapshot unreadable: ${(error as Error).message}`
+    }
+    if (!bytes) return 'no snapshot yet'
+    const decoded = decodeSnapshot(bytes)
+    bytes = undefined
+    if ('problem' in decoded) return decoded.problem
+    const { header, compact } = decoded
+    const origin = await this.origin(header.seq)
+    if (header.indexFormat !== INDEX_FORMAT) return `snapshot of index format ${header.indexFormat}, not ${INDEX_FORMAT}`
+    if (!origin || origin.database !== header.database || origin.lastChange !== header.lastChange) return 'snapshot of another database or log'
+    let index: Bm25Index
+    try {
+      index = Bm25Index.fromCompact(compact, this.parameters)
+    } catch (error) {
+      return `corrupt: ${(error as Error).message}`
+    }
+    this.install(index, header.seq)
+    this.snapshotSeq = header.seq
+    return undefined
+  }
+
+  /**
+   * Writes a snapshot when none usable is in the file or `snapshotAfterChanges` changes were applied since the
+   * last one, unless another process sharing the file has written a recent enough one. The index and its
+   * position are copied in one turn of the event loop, so they agree. Returns the bytes written, or 0.
+   */
+  async writeSnapshotIfDue(): Promise<number> {
+    const file = this.options.snapshotFile
+    if (!file || this.lastSeq === 0) return 0
+    if (this.snapshotSeq >= 0 && this.lastSeq - this.snapshotSeq < this.snapshotAfterChanges) return 0
+    const existing = await readSnapshotFileHeader(file)
+    if (
+      existing &&
+      existing.format === SNAPSHOT_FORMAT &&
+      existing.indexFormat === INDEX_FORMAT &&
+      existing.database === (await repository.databaseIdentity(this.db)) &&
+      existing.seq <= this.lastSeq &&
+      this.lastSeq - existing.seq < this.snapshotAfterChanges &&
+      existing.lastChange === (await repository.changeFingerprint(this.db, existing.seq))
+    ) {
+      this.snapshotSeq = existing.seq
+      return 0
+    }
+    // The snapshot must record the position of the index it copies: read again if a replay moved on meanwhile.
+    let current: SnapshotOrigin | undefined
+    for (;;) {
+      const seq = this.lastSeq
+      current = await this.origin(seq)
+      if (!current) return 0
+      if (this.lastSeq === seq) break
+    }
+    const parts = encodeSnapshot(this.index.toCompact(), current)
+    const bytes = await writeSnapshotFile(file, parts)
+    this.snapshotSeq = current.seq
+    return bytes
   }
 
   /**
@@ -78,11 +200,26 @@ export class KnowledgeService {
   async follow(intervalMs: number): Promise<void> {
     if (this.stopFollowing) return
     const replaySoon = () => void this.sync().catch(() => undefined)
+    // After a sync, so that a snapshot is as recent as it can be; one at a time.
+    const snapshotSoon = () => {
+      if (this.snapshotting || !this.options.snapshotFile) return
+      this.snapshotting = this.sync()
+        .then(() => this.writeSnapshotIfDue())
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .finally(() => (this.snapshotting = undefined))
+    }
     this.stopFollowing = await this.db.listen(await repository.indexChannel(this.db), replaySoon)
-    this.followTimer = setInterval(replaySoon, intervalMs)
+    this.followTimer = setInterval(() => {
+      replaySoon()
+      snapshotSoon()
+    }, intervalMs)
     this.followTimer.unref()
     // Changes committed between load() and LISTEN were not notified.
     replaySoon()
+    snapshotSoon()
   }
 
   async unfollow(): Promise<void> {
@@ -91,7 +228,7 @@ export class KnowledgeService {
     const stop = this.stopFollowing
     this.stopFollowing = undefined
     await stop?.().catch(() => undefined)
-    await Promise.allSettled([this.replaying, this.queuedReplay])
+    await Promise.allSettled([this.replaying, this.queuedReplay, this.snapshotting])
   }
 
   status(): IndexStatus {

@@ -192,6 +192,69 @@ export const queryLogsRepository = {
     return row.id
   },
 
+  /**
+   * Logs a question in one statement: its thread (`threadId`, or a thread of its own: the new row's id) and task
+   * id, and, when it is already answered, its outcome and how it was written. Without `outcome` it is `pending`.
+   */
+  async insertQuestion(
+    db: Queryable,
+    entry: {
+      command: string
+      timezone?: string
+      mode: string
+      userId?: number
+      organizationId?: number
+      threadId?: number
+      taskId?: string
+      outcome?: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number }
+      metrics?: AnswerMetricsRecord
+    },
+  ): Promise<{ id: number; threadId: number }> {
+    const { outcome, metrics } = entry
+    // The id is drawn first so that a question starting its own thread names itself in the same row.
+    const [row] = await db.query<{ id: number; thread_id: number }>(
+      `WITH next AS (SELECT nextval(pg_get_serial_sequence('query_logs', 'id'))::int AS id)
+       INSERT INTO query_logs (id, thread_id, command, timezone, mode, user_id, organization_id, task_id, answer, source_list, status, duration_ms,
+                               llm_model, llm_fallback, llm_tokens_in, llm_tokens_out, llm_first_token_ms, llm_total_ms, answer_note,
+                               unsupported_sentences, screened_passages)
+       SELECT next.id, COALESCE($1::int, next.id), $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19::jsonb, $20
+         FROM next
+       RETURNING id, thread_id`,
+      [
+        entry.threadId ?? null,
+        entry.command,
+        entry.timezone ?? null,
+        entry.mode,
+        entry.userId ?? null,
+        entry.organizationId ?? null,
+        entry.taskId ?? null,
+        outcome?.answer ?? null,
+        JSON.stringify(outcome?.sourceList ?? []),
+        outcome?.status ?? 'pending',
+        outcome?.durationMs ?? null,
+        metrics?.model ?? null,
+        metrics?.fallback ?? null,
+        metrics?.tokensIn ?? null,
+        metrics?.tokensOut ?? null,
+        metrics?.firstTokenMs ?? null,
+        metrics?.totalMs ?? null,
+        metrics?.note ?? null,
+        metrics?.unsupported.length ? JSON.stringify(metrics.unsupported) : null,
+        metrics?.screenedPassages ?? null,
+      ],
+    )
+    return { id: row.id, threadId: row.thread_id }
+  },
+
+  /** The log a task id was given to, if the scope allows it (answers given at once have a task id but no job). */
+  async findByTask(db: Queryable, taskId: string, scope: LogScope = { organizationId: null }): Promise<QueryLogRecord | undefined> {
+    const rows = await db.query<QueryLogRow>(
+      `${SELECT_LOG} WHERE l.task_id = $1 AND ($2::int IS NULL OR l.organization_id = $2) AND ($3::int IS NULL OR l.user_id = $3) ORDER BY l.id LIMIT 1`,
+      [taskId, scope.organizationId, scope.userId ?? null],
+    )
+    return (await withComments(db, rows))[0]
+  },
+
   async setTask(db: Queryable, id: number, taskId: string): Promise<void> {
     await db.query(`UPDATE query_logs SET task_id = $2 WHERE id = $1`, [id, taskId])
   },
