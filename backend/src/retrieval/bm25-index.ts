@@ -301,15 +301,7 @@ export class Bm25IndexBuilder {
     this.articleIds[slot] = chunk.articleId;
     this.lengths[slot] = chunk.length;
     const pairHashes: number[] = [];
-    const frequencies = chunk.terms;
-    for (const term in frequencies) {
-      if (!Object.hasOwn(frequencies, term)) continue;
-      const frequency = frequencies[term] as number;
-      if (!(frequency > 0) || !Number.isFinite(frequency)) continue;
-      if (isPairTerm(term)) {
-        pairHashes.push(hashPair(term));
-        continue;
-      }
+    forEachChunkTerm(chunk.terms, pairHashes, (term, frequency) => {
       let id = this.termIds.get(term);
       if (id === undefined) {
         id = this.vocabulary.length;
@@ -323,7 +315,7 @@ export class Bm25IndexBuilder {
       this.chunkTermIds[this.termCount] = id;
       this.termFrequencies[this.termCount] = frequency;
       this.termCount += 1;
-    }
+    });
     const pairs = distinctSorted(pairHashes);
     this.pairs = grown(this.pairs, this.pairCount + pairs.length);
     this.pairs.set(pairs, this.pairCount);
@@ -357,6 +349,20 @@ function queryOfTerms(queryTerms: string[]): Pick<Query, 'terms' | 'pairs' | 'is
   const pairs = new Set<string>();
   for (let position = 1; position < queryTerms.length; position += 1) pairs.add(pairTerm(queryTerms[position - 1] as string, queryTerms[position] as string));
   return { terms, pairs: [...pairs], isQuestion: false };
+}
+
+/**
+ * Walks a chunk's stored term frequencies: each word term with a positive finite frequency goes to `visit`, and
+ * each adjacent-pair term's hash onto `pairHashes`.
+ */
+function forEachChunkTerm(frequencies: Record<string, number>, pairHashes: number[], visit: (term: string, frequency: number) => void): void {
+  for (const term in frequencies) {
+    if (!Object.hasOwn(frequencies, term)) continue;
+    const frequency = frequencies[term] as number;
+    if (!(frequency > 0) || !Number.isFinite(frequency)) continue;
+    if (isPairTerm(term)) pairHashes.push(hashPair(term));
+    else visit(term, frequency);
+  }
 }
 
 function distinctSorted(hashes: number[]): Uint32Array {
@@ -720,15 +726,7 @@ export class Bm25Index {
     const chunkPostings: Postings[] = [];
     const chunkFrequencies: number[] = [];
     const pairHashes: number[] = [];
-    const frequencies = chunk.terms;
-    for (const term in frequencies) {
-      if (!Object.hasOwn(frequencies, term)) continue;
-      const frequency = frequencies[term] as number;
-      if (!(frequency > 0) || !Number.isFinite(frequency)) continue;
-      if (isPairTerm(term)) {
-        pairHashes.push(hashPair(term));
-        continue;
-      }
+    forEachChunkTerm(chunk.terms, pairHashes, (term, frequency) => {
       let postings = this.postings.get(term);
       if (postings === undefined) {
         postings = newPostings(term);
@@ -738,7 +736,7 @@ export class Bm25Index {
       postings.count += 1;
       chunkPostings.push(postings);
       chunkFrequencies.push(frequency);
-    }
+    });
     if (slot === this.slotCount) this.slotCount += 1;
     this.ensureSlotCapacity(slot + 1);
     this.changed.set(slot, { postings: chunkPostings, frequencies: Float32Array.from(chunkFrequencies), pairs: distinctSorted(pairHashes) });
