@@ -454,7 +454,7 @@ const report = [
   `Sizes measured on PGlite: ${pgliteSizes.map((size) => formatNumber(size)).join(', ')}. Larger sizes are measured in memory only.`,
   '',
   '/ask_qa through the real backend on PGlite (files in a temporary directory, seeded in bulk; worker in the same process): ' +
-    'test claims asked one after another over HTTP on 127.0.0.1, each request waiting for its answer (query log, ask job, ' +
+    'test claims asked one after another over HTTP on 127.0.0.1, each request waiting for its answer (answered in the server process and logged in one write, ADR 140: ' +
     'KnowledgeService.search, extractive answer with citations), after 20 warm-up questions. Load average (1 / 5 / 15 min) at the start and end of the timed questions.',
   '',
   formatMarkdownTable(
