@@ -230,7 +230,7 @@ function writeReport(
     '',
     'Queries/s: top 10, one query after another on one thread, at least 3 s and 30 queries after a warm-up. "Per CPU second" divides by the CPU time this process used, ' +
       'which other processes on a busy machine do not inflate; PostgreSQL works in its server process, so only its wall-clock figure is meaningful. ' +
-      '"knowledge-base (KnowledgeService.search, end to end)" includes the index sync and the chunk records read from PGlite; "knowledge-base (Bm25Index in memory)" is parseQuery + Bm25Index.search only.',
+      '"knowledge-base (KnowledgeService.search, end to end)" is search as the backend runs it: following the index log (read only when it changed) and chunk records kept in memory or read from PGlite; "knowledge-base (Bm25Index in memory)" is parseQuery + Bm25Index.search only.',
     '',
     `Product ingestion on PGlite (memory://, real migrations, one transaction per article with KnowledgeService.indexArticle): ` +
       `${formatNumber(ingestion.documents)} articles → ${formatNumber(ingestion.chunks)} chunks in ${ingestion.seconds.toFixed(1)} s = **${formatNumber(ingestion.chunksPerSecond)} chunks/s**.`,

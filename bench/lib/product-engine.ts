@@ -48,14 +48,19 @@ export async function ingestIntoProduct(
     if ((position + 1) % 1000 === 0) options.onProgress?.(position + 1)
   }
   const seconds = (performance.now() - started) / 1000
-  // What a starting backend does: rebuild the in-memory index from the chunks table.
+  // What a starting backend does: rebuild the in-memory index from the chunks table, then follow its change log
+  // (as buildBackend does with INDEX_SYNC_MS, 5 s by default), so that a search reads the log only when it changed.
   await knowledge.load()
+  await knowledge.follow(5000)
   return {
     db,
     knowledge,
     documentIdOf,
     ingestion: { documents: corpus.length, chunks, seconds, chunksPerSecond: chunks / seconds },
-    close: () => db.close(),
+    close: async () => {
+      await knowledge.unfollow()
+      await db.close()
+    },
   }
 }
 
@@ -75,11 +80,11 @@ function rankArticles(articleIds: Iterable<number>, documentIdOf: Map<number, st
 /** Chunks fetched per wanted document: SciFact articles have 1.6 chunks on average, so 4 is ample for 100 documents. */
 const CHUNKS_PER_DOCUMENT = 4
 
-/** KnowledgeService.search end to end: index sync, BM25, and the chunk records read from the database. */
+/** KnowledgeService.search end to end, as the backend runs it: following the log, BM25, and the chunk records (kept or read from the database). */
 export function createProductEngine(base: ProductKnowledgeBase): SearchEngine {
   return {
     name: 'knowledge-base (KnowledgeService.search, end to end)',
-    configuration: 'this product: KnowledgeService.indexArticle into PGlite, KnowledgeService.search (sync + BM25 + chunk records from the database)',
+    configuration: 'this product: KnowledgeService.indexArticle into PGlite, KnowledgeService.search (following the log + BM25 + chunk records kept or read from the database)',
     async index() {
       // Indexed by ingestIntoProduct, through the publishing path.
     },

@@ -4,6 +4,7 @@ import type { AgentState, SectionState } from './agent-state'
 import { subjectOf } from './lexical-planner'
 import type { StepContext } from './workflow-runtime'
 import { evidenceOf, passagesOf } from './evidence'
+import { passagesForSections } from './section-passages'
 
 export interface FilledSection extends SectionState {
   isAnswered: boolean
@@ -14,28 +15,40 @@ export interface FilledTemplate {
   /** The document: the template's name as its title, then a heading per section with its text and sources. */
   markdown: string
   sourceList: Source[]
+  /** Passages the sections' searches found that were about another section or another subject, left out. */
+  setAside: number
 }
 
 // Markdown that would change the document's structure if a title or command carried it.
 const escapeInline = (text: string) => text.replace(/([\\`*_[\]#<>|])/g, '\\$1').replace(/\s+/g, ' ').trim()
 
 /**
- * Fills a template section by section from the evidence each section's searches found. Every section cites
+ * Fills a template section by section from the evidence each section's searches found, keeping only the passages
+ * about both the command's subject and the section's own aspect (passagesForSections). Every section cites
  * into one source list, so [n] means the same source throughout the document; a passage already quoted by an
  * earlier section is used again only when a section has nothing else, so sections do not repeat each other.
  */
-export async function fillTemplate(state: AgentState, context: Pick<StepContext, 'reasoning' | 'templateName'> & Partial<Pick<StepContext, 'signal'>>): Promise<FilledTemplate> {
+export async function fillTemplate(
+  state: AgentState,
+  context: Pick<StepContext, 'reasoning' | 'templateName' | 'weightOf'> & Partial<Pick<StepContext, 'signal'>>,
+): Promise<FilledTemplate> {
   const citations = new CitationList()
   const subject = subjectOf(state.command)
+  const evidenceBySection = state.sections.map((_section, index) => {
+    const question = state.sub_questions.find((candidate) => candidate.section === index)
+    return question ? evidenceOf(state, question) : []
+  })
+  const chosen = passagesForSections(subject, state.sections, evidenceBySection.map(passagesOf), context.weightOf)
   const quoted = new Set<number>()
   const sections: FilledSection[] = []
   for (const [index, section] of state.sections.entries()) {
-    const question = state.sub_questions.find((candidate) => candidate.section === index)
-    const evidence = question ? evidenceOf(state, question) : []
+    const evidence = evidenceBySection[index]
     const statements = evidence.flatMap((item) => (item.statement ? [item.statement] : []))
-    const passages = passagesOf(evidence)
+    const passages = chosen[index].chunks
     const fresh = passages.filter((chunk) => !quoted.has(chunk.chunkId))
-    const focus = `${section.title}\n${section.instructions}`
+    // A section without an aspect ("Summary") is about the whole subject: its words say how to write, which a
+    // model reads in the section's instructions, and they would only steer a quote off the subject.
+    const focus = chosen[index].hasAspect ? `${section.title}\n${section.instructions}` : undefined
     // With a model, each section is written in the template agent's voice and falls back to quoting on its own.
     const compose = (chunks: typeof passages) =>
       context.reasoning.composer.composePart({ question: subject, focus, section: { title: section.title, instructions: section.instructions }, chunks, citations, signal: context.signal })
@@ -63,5 +76,5 @@ export async function fillTemplate(state: AgentState, context: Pick<StepContext,
         : []),
     ]),
   ].join('\n\n')
-  return { sections, markdown, sourceList: citations.sources }
+  return { sections, markdown, sourceList: citations.sources, setAside: chosen.reduce((sum, section) => sum + section.setAside, 0) }
 }

@@ -167,7 +167,8 @@ const fillTemplateStep: StepHandler = async (state, context) => {
   const answered = filled.sections.filter((section) => section.isAnswered).length
   const error = answered === 0 ? (failuresOf(state) ?? null) : null
   const how = context.reasoning.composer.name === 'model' ? ', written with the model' : ', quoting the passages'
-  const detail = `Filled ${answered} of ${plural(filled.sections.length, 'section')} from the knowledge base${how}, citing ${plural(filled.sourceList.length, 'source')}.`
+  const setAside = filled.setAside > 0 ? `; ${plural(filled.setAside, 'passage')} found for a section, but about another section or subject, left out` : ''
+  const detail = `Filled ${answered} of ${plural(filled.sections.length, 'section')} from the knowledge base${how}, citing ${plural(filled.sourceList.length, 'source')}${setAside}.`
   const notes = notesOf(context, 'fill_template', state.iteration)
   const entry = traceEntry(context, { step: 'fill_template', iteration: state.iteration, status: error ? 'failed' : 'done', detail, error }, startedAt)
   return {

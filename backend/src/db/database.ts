@@ -6,6 +6,28 @@ import pg from 'pg'
 /** Something SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>
+  /**
+   * Inside a transaction: runs `callback` once the transaction has committed (never when it rolls back). Absent
+   * outside one, where every statement commits on its own.
+   */
+  afterCommit?(callback: () => void): void
+}
+
+/** Runs `callback` once what `db` wrote is committed: after its transaction's commit, or now outside one. */
+export function whenCommitted(db: Queryable, callback: () => void): void {
+  if (db.afterCommit) db.afterCommit(callback)
+  else callback()
+}
+
+/** The callbacks a transaction collects with afterCommit, run after its COMMIT. */
+function commitCallbacks() {
+  const callbacks: (() => void)[] = []
+  return {
+    add: (callback: () => void) => void callbacks.push(callback),
+    run: () => {
+      for (const callback of callbacks) callback()
+    },
+  }
 }
 
 export interface Database extends Queryable {
@@ -45,15 +67,19 @@ async function openPglite(directory: string | undefined): Promise<Database> {
       const result = await lite.query<Row>(sql, params as unknown[])
       return result.rows
     },
-    transaction<T>(work: (tx: Queryable) => Promise<T>) {
-      return lite.transaction((tx) =>
+    async transaction<T>(work: (tx: Queryable) => Promise<T>) {
+      const committed = commitCallbacks()
+      const value = await lite.transaction((tx) =>
         work({
           async query<Row>(sql: string, params: unknown[] = []) {
             const result = await tx.query<Row>(sql, params as unknown[])
             return result.rows
           },
+          afterCommit: committed.add,
         }),
       )
+      committed.run()
+      return value
     },
     async listen(channel, onNotify) {
       const stop = await lite.listen(`"${channel.replaceAll('"', '""')}"`, (payload) => onNotify(payload))
@@ -93,22 +119,26 @@ async function openPostgres(url: string): Promise<Database> {
     },
     async transaction<T>(work: (tx: Queryable) => Promise<T>) {
       const client = await pool.connect()
+      const committed = commitCallbacks()
+      let value: T
       try {
         await client.query('BEGIN')
-        const value = await work({
+        value = await work({
           async query<Row>(sql: string, params: unknown[] = []) {
             const result = await client.query(sql, params)
             return result.rows as Row[]
           },
+          afterCommit: committed.add,
         })
         await client.query('COMMIT')
-        return value
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined)
         throw error
       } finally {
         client.release()
       }
+      committed.run()
+      return value
     },
     listen: (channel, onNotify) => listener.listen(channel, onNotify),
     async close() {

@@ -1,4 +1,3 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import type { TextItem } from 'pdfjs-dist/types/src/display/api'
 import { tidyMarkdown } from './html-to-markdown'
 import { assertBeforeDeadline, capText, ExtractionError, titleFromFileName, type ExtractedDocument, type ExtractionLimits } from './extracted-document'
@@ -20,6 +19,8 @@ const LIST_MARKER = /^\s*(?:[•●▪◦‣∙·*–-]|(\d{1,3})[.)])\s+/
  */
 export async function extractPdf(bytes: Uint8Array, fileName: string, limits: ExtractionLimits): Promise<ExtractedDocument> {
   const deadline = Date.now() + limits.timeoutMs
+  // Loaded on the first PDF: pdf.js installs polyfills process-wide that slow every other request down.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs')
   // pdf.js takes ownership of the buffer it is given, so it gets a copy.
   const task = getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 })
   try {

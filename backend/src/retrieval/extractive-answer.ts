@@ -1,7 +1,7 @@
 import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
-import { analyzeSentences } from './chunker';
+import { analyzeSentences, type SentenceInfo } from './chunker';
 import { pairTerm, parseQuery, type AnswerType } from './query';
-import { normalize, tokenize, tokenizeWithWords } from './text';
+import { normalize, tokenizeWithWords } from './text';
 
 export interface AnswerSource {
   articleId: number;
@@ -124,6 +124,50 @@ function countWords(text: string): number {
   return count;
 }
 
+/** A passage's sentence with what ranking needs of it, whatever the question. */
+interface AnalyzedSentence extends SentenceInfo {
+  stems: string[];
+  words: string[];
+  /** The sentence normalised, for answer-type checks. */
+  normalized: string;
+  /** The same with its spaces collapsed: two passages saying the same sentence give the same key. */
+  key: string;
+  wordCount: number;
+}
+
+/**
+ * How many passages' analyses are kept. The same passages answer many questions, and splitting and tokenising
+ * them is most of an answer's work; an analysis depends on the text alone.
+ */
+const ANALYSES_KEPT = 4000;
+
+/** Keeps `compute(text)` for the most recently used texts. */
+function keptByText<T>(compute: (text: string) => T): (text: string) => T {
+  const kept = new Map<string, T>();
+  return (text) => {
+    const found = kept.get(text);
+    if (found !== undefined) {
+      kept.delete(text);
+      kept.set(text, found);
+      return found;
+    }
+    const computed = compute(text);
+    if (kept.size >= ANALYSES_KEPT) kept.delete(kept.keys().next().value as string);
+    kept.set(text, computed);
+    return computed;
+  };
+}
+
+const analyzedPassage = keptByText((text): readonly AnalyzedSentence[] =>
+  analyzeSentences(text).map((sentence) => {
+    const { terms: stems, words } = tokenizeWithWords(sentence.text);
+    const normalized = normalize(sentence.text);
+    return { ...sentence, stems, words, normalized, key: normalized.replace(/\s+/g, ' '), wordCount: countWords(sentence.text) };
+  }),
+);
+
+const tokenizedText = keptByText(tokenizeWithWords);
+
 /**
  * Builds a short extractive answer from ranked sources: the one sentence that best answers the question, and a
  * second (up to `maxSentences`) only when it covers question words the first misses and scores nearly as well.
@@ -217,8 +261,8 @@ export function passageEvidence(question: string, sources: readonly Pick<AnswerS
   }
   if (attainable <= 0) return sources.map(() => 0);
   return sources.map((source) => {
-    const title = tokenizeWithWords(source.title);
-    const body = tokenizeWithWords(source.text);
+    const title = tokenizedText(source.title);
+    const body = tokenizedText(source.text);
     const frequencies = new Map<string, number>();
     for (const term of title.terms) frequencies.set(term, (frequencies.get(term) ?? 0) + TITLE_WEIGHT);
     for (const term of body.terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
@@ -273,16 +317,18 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     sentenceIndex: number;
     terms: Set<string>;
     pairs: number;
+    words: number;
+    normalized: string;
     list?: { text: string; sentenceIndex: number }[];
   }
   const sentences: Sentence[] = [];
-  const titleTerms = sources.map((source) => new Set(tokenize(source.title)));
+  const titleTerms = sources.map((source) => new Set(tokenizedText(source.title).terms));
   // The question terms each source has anywhere, its title and headings included.
   const sourceTerms = titleTerms.map((terms) => new Set([...terms].filter((term) => weights.has(term))));
   const seen = new Set<string>();
   sources.forEach((source, sourceIndex) => {
     let sentenceIndex = -1;
-    const analyzed = analyzeSentences(source.text);
+    const analyzed = analyzedPassage(source.text);
     // The sentences of each list, by block: a list item's list is its block, from its first item on.
     const lists = new Map<number, { text: string; sentenceIndex: number }[]>();
     analyzed.forEach((sentence, index) => {
@@ -293,11 +339,10 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     });
     for (const sentence of analyzed) {
       sentenceIndex += 1;
-      const { terms: stems, words } = tokenizeWithWords(sentence.text);
+      const { stems, words, key } = sentence;
       for (const stem of stems) if (weights.has(stem)) sourceTerms[sourceIndex]?.add(stem);
       // Headings label content; they are not answers.
       if (sentence.kind === 'heading') continue;
-      const key = normalize(sentence.text).replace(/\s+/g, ' ');
       if (seen.has(key)) continue;
       seen.add(key);
       const terms = new Set<string>();
@@ -306,7 +351,16 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
       for (let position = 1; position < words.length && pairs < MAX_PAIRS; position += 1) {
         if (questionPairs.has(pairTerm(words[position - 1] as string, words[position] as string))) pairs += 1;
       }
-      sentences.push({ text: sentence.text, sourceIndex, sentenceIndex, terms, pairs, list: sentence.kind === 'item' ? lists.get(sentence.block) : undefined });
+      sentences.push({
+        text: sentence.text,
+        sourceIndex,
+        sentenceIndex,
+        terms,
+        pairs,
+        words: sentence.wordCount,
+        normalized: sentence.normalized,
+        list: sentence.kind === 'item' ? lists.get(sentence.block) : undefined,
+      });
     }
   });
   const matching = sentences.filter((sentence) => sentence.terms.size > 0);
@@ -315,8 +369,12 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
   // How many sentences have each question term: the rarer among them, the more it tells them apart.
   const sentencesWith = new Map<string, number>();
   for (const sentence of matching) for (const term of sentence.terms) sentencesWith.set(term, (sentencesWith.get(term) ?? 0) + 1);
-  const localRarity = (term: string) =>
-    Math.pow(Math.log(1 + sentences.length / Math.max(1, sentencesWith.get(term) ?? 0)) / Math.log(1 + sentences.length), LOCAL_RARITY_EXPONENT);
+  const localRarity = new Map(
+    [...weights.keys()].map((term) => [
+      term,
+      Math.pow(Math.log(1 + sentences.length / Math.max(1, sentencesWith.get(term) ?? 0)) / Math.log(1 + sentences.length), LOCAL_RARITY_EXPONENT),
+    ]),
+  );
 
   const bestSourceScore = Math.max(0, ...sources.map((source) => source.score ?? 0));
   const hasScores = bestSourceScore > 0 && sources.every((source) => typeof source.score === 'number');
@@ -326,15 +384,15 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     let relevantTotal = 0;
     let covered = 0;
     for (const [term, weight] of weights) {
-      const discounted = weight * (title.has(term) ? TITLE_TERM_DISCOUNT : 1) * localRarity(term);
+      const discounted = weight * (title.has(term) ? TITLE_TERM_DISCOUNT : 1) * (localRarity.get(term) as number);
       relevantTotal += discounted;
       if (sentence.terms.has(term)) {
         relevant += discounted;
         covered += weight;
       }
     }
-    const words = countWords(sentence.text);
-    const typeMatch = hasAnswerType(query.answerType, normalize(sentence.text));
+    const { words } = sentence;
+    const typeMatch = hasAnswerType(query.answerType, sentence.normalized);
     const source = sources[sentence.sourceIndex] as AnswerSource;
     const prior = hasScores ? (SOURCE_SCORE_WEIGHT * (source.score as number)) / bestSourceScore : SOURCE_RANK_WEIGHT / (1 + sentence.sourceIndex);
     const score =

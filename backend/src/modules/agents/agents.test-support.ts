@@ -24,6 +24,26 @@ export const GARDEN_GUIDE = [
   },
 ]
 
+/**
+ * Two permits, each with its own fees: a brief on one must not quote the other's. Each part of an article is
+ * under its own heading, as the articles of a real knowledge base are.
+ */
+export const PERMIT_GUIDE = [
+  {
+    title: 'Parking permits',
+    content:
+      '# Parking permits\n\n## Eligibility\n\nResidents whose home lies inside a controlled parking zone are eligible for a parking permit, one per registered vehicle.\n\n' +
+      '## Fees\n\nA resident parking permit costs 60 euros a year, and a visitor parking permit 2 euros a day.\n\n' +
+      '## How to apply\n\nApply for a parking permit online with proof of address and the vehicle registration; the permit comes by post within ten days.',
+  },
+  {
+    title: 'Building permits',
+    content:
+      '# Building permits\n\n## Fees\n\nA building permit costs 0.5 percent of the construction budget, with a minimum fee of 200 euros paid when the plans are filed.\n\n' +
+      '## Inspections\n\nAn inspector visits the building site before the foundations are poured and again before the building is occupied.',
+  },
+]
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Starts an agent run and returns the first answer (status queued, running or already finished). */

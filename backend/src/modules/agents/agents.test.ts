@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, WORKFLOW_TRANSITIONS, isTransitionAllowed, type WorkflowStepId } from '../../agents/workflow-definition'
+import { STARTER_TEMPLATE } from '../../demo/starter-template'
 import { forEachStorage, isPostgresAvailable, publishArticles, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
 import {
   GARDEN_GUIDE,
+  PERMIT_GUIDE,
   createHoldTool,
   enableTool,
   resetAgentSettings,
@@ -194,6 +196,69 @@ forEachStorage('agents', ({ server }) => {
       const docx = await server().call('/admin/convert_doc', { method: 'POST', body: { doc: answer.answer } })
       expect(docx.status).toBe(200)
       expect(docx.headers.get('content-type')).toMatch(/wordprocessingml/)
+    })
+
+    describe('with a brief on one of two permits', () => {
+      beforeAll(async () => {
+        await publishArticles(server(), PERMIT_GUIDE)
+      })
+
+      const sectionsOf = (answer: { sections: { title: string; answer: string; source_numbers: number[] }[]; source_list: SourceOf[] }) =>
+        Object.fromEntries(
+          answer.sections.map((section) => [section.title, { text: section.answer, titles: section.source_numbers.map((number) => answer.source_list[number - 1].metadata.title) }]),
+        )
+
+      it('fills each section only from passages about the brief’s subject and that section', async () => {
+        const template = await createTemplate([
+          { title: 'Eligibility', instructions: 'Who is eligible.' },
+          { title: 'Fees', instructions: 'What it costs.' },
+          { title: 'How to apply', instructions: 'The steps to apply.' },
+        ])
+        await setAgentSettings(server(), { toggle_debug: true })
+        const answer = await runAgent(server(), { command: 'Write a brief on parking permits', variant: 'government', template_id: template.id })
+        expect(answer).toMatchObject({ status: 'finished', found: true })
+        const { Eligibility: eligibility, Fees: fees, 'How to apply': apply } = sectionsOf(answer)
+
+        expect(fees.text).toContain('A resident parking permit costs 60 euros a year')
+        expect(fees.titles).toEqual(['Parking permits'])
+        expect(answer.answer).not.toMatch(/construction budget|200 euros/)
+        expect(titlesOf(answer)).not.toContain('Building permits')
+        // The fees passage says "parking permit" too, and the eligibility one mentions no fee: each stays in its section.
+        expect(eligibility.text).toContain('are eligible for a parking permit')
+        expect(eligibility.text).not.toContain('60 euros')
+        expect(fees.text).not.toContain('eligible')
+        expect(apply.text).toContain('Apply for a parking permit online')
+        expect(apply.text).not.toContain('60 euros')
+        expectCitationsInRange(answer)
+        expect(stepsOf(answer.log_agent_ask_qa, 'fill_template')[0].detail).toMatch(/passages? found for a section, but about another section or subject, left out\.$/)
+      })
+
+      it('says a section has nothing when no passage is about its aspect, rather than quoting the subject’s other passages', async () => {
+        const template = await createTemplate([
+          { title: 'Fees', instructions: 'What it costs.' },
+          { title: 'Insurance', instructions: 'The insurance required.' },
+          { title: 'Inspections', instructions: 'When an inspector visits.' },
+        ])
+        const answer = await runAgent(server(), { command: 'Write a brief on parking permits', variant: 'government', template_id: template.id })
+        expect(answer).toMatchObject({ status: 'finished', found: true })
+        const { Fees: fees, Insurance: insurance, Inspections: inspections } = sectionsOf(answer)
+        expect(fees.text).toContain('A resident parking permit costs 60 euros a year')
+        // No article speaks of insurance; only the building permit's article speaks of inspections.
+        expect(insurance).toEqual({ text: '_The knowledge base has nothing for this section._', titles: [] })
+        expect(inspections).toEqual({ text: '_The knowledge base has nothing for this section._', titles: [] })
+        expect(titlesOf(answer)).toEqual(['Parking permits'])
+      })
+
+      it('fills the starter briefing’s general sections from passages on the subject, whatever their instructions say', async () => {
+        const template = await createTemplate(STARTER_TEMPLATE.sections)
+        const answer = await runAgent(server(), { command: 'Write a brief on parking permits', variant: 'government', template_id: template.id })
+        const { Summary: summary, 'What the knowledge base says': says } = sectionsOf(answer)
+        for (const section of [summary, says]) {
+          expect(section.titles.length).toBeGreaterThan(0)
+          expect(new Set(section.titles)).toEqual(new Set(['Parking permits']))
+        }
+        expect(answer.answer).not.toMatch(/construction budget|200 euros/)
+      })
     })
 
     it('keeps to the template as it was when the run started', async () => {

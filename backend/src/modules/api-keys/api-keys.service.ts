@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { API_KEY_PREFIX, type ApiKey, type ApiKeyCreate } from '../../../../contracts/api-keys'
 import type { Database, Queryable } from '../../db/database'
+import { credentialsChanged } from '../identity/credentials-generation'
 import { InvalidInputError, NotFoundError } from '../../errors'
 import type { CurrentUser, Role } from '../identity/identity.types'
 
@@ -92,6 +93,7 @@ export class ApiKeysService {
       const [revoked] = await tx.query<{ user_id: number }>(`UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING user_id`, [id])
       if (!key || !revoked) throw new NotFoundError(`No API key with id ${id}`)
       await tx.query(`UPDATE users SET enabled = false, updated_at = now() WHERE id = $1 AND is_service`, [revoked.user_id])
+      credentialsChanged(tx)
       return toApiKey(key)
     })
   }

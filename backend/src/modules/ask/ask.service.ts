@@ -14,6 +14,7 @@ import type { KnowledgeService } from '../knowledge/knowledge.service'
 import { queryLogsRepository as logs, type AnswerMetricsRecord, type LogStatus, type QueryLogRecord } from '../query-logs/query-logs.repository'
 import type { CurrentUser } from '../identity/identity.types'
 import { scopeOf } from '../query-logs/query-logs.service'
+import { QuestionLogWriter } from '../query-logs/question-log-writer'
 import type { SettingsService } from '../settings/settings.service'
 import { screenPassage, screenQuestion } from '../firewall/semantic-firewall'
 import { threadsRepository as threads } from './threads.repository'
@@ -93,10 +94,13 @@ export class AskService {
     retriever: Retriever = new KeywordRetriever(knowledge),
   ) {
     this.answerer = new QuestionAnswerer({ retriever, provider: llm, screenPassage })
+    this.answeredLog = new QuestionLogWriter(db)
     jobs.register<AskPayload, { logId: number }>(ASK_JOB, (job) => this.runAsk(job))
   }
 
   private readonly answerer: QuestionAnswerer
+  /** Answered questions are logged through it, several in one statement under load. */
+  private readonly answeredLog: QuestionLogWriter
 
   /** Whether a language model is configured and which models an asker may choose (GET /ask_models). */
   async models(): Promise<AskModels> {
@@ -161,7 +165,7 @@ export class AskService {
     if (settled === 'answered') {
       const answered = await answering
       const taskId = randomUUID()
-      const { id, threadId } = await logs.insertQuestion(this.db, { ...question, taskId, outcome: answered.outcome, metrics: answered.metrics })
+      const { id, threadId } = await this.answeredLog.insert({ ...question, taskId, outcome: answered.outcome, metrics: answered.metrics })
       return this.answerFromMemory(body.command, { id, threadId, taskId }, answered)
     }
     const { held, logId, threadId } = await this.handOff(question, body.model)

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database'
+import { credentialsChanged } from './credentials-generation'
 import type { CurrentUser, Role } from './identity.types'
 
 export interface UserCredentials extends CurrentUser {
@@ -71,6 +72,7 @@ export const identityRepository = {
 
   async deleteSession(db: Queryable, userId: number, sessionId: string): Promise<void> {
     await db.query(`DELETE FROM sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId])
+    credentialsChanged(db)
   },
 
   /**
@@ -80,10 +82,12 @@ export const identityRepository = {
   async endSessions(db: Queryable, userId: number, keepSessionId?: string): Promise<void> {
     await db.query(`DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2::text`, [userId, keepSessionId ?? null])
     await db.query(`UPDATE users SET tokens_valid_after = now() WHERE id = $1`, [userId])
+    credentialsChanged(db)
   },
 
   async setPasswordHash(db: Queryable, id: number, passwordHash: string): Promise<void> {
     await db.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [id, passwordHash])
+    credentialsChanged(db)
   },
 
   async groupOfRole(db: Queryable, organizationId: number, role: Role): Promise<number | undefined> {
@@ -133,6 +137,7 @@ export const identityRepository = {
 
   async moveToGroup(db: Queryable, id: number, organizationId: number, groupId: number): Promise<void> {
     await db.query(`UPDATE users SET organization_id = $2, group_id = $3, updated_at = now() WHERE id = $1`, [id, organizationId, groupId])
+    credentialsChanged(db)
   },
 
   async defaultOrganizationId(db: Queryable): Promise<number> {

@@ -4,6 +4,7 @@ import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } 
 import type { Config } from '../../config'
 import type { Database } from '../../db/database'
 import { AppError, InvalidInputError } from '../../errors'
+import { credentialsGeneration } from './credentials-generation'
 import { FailureCounter } from './failure-counter'
 import { identityRepository as repository, type UserCredentials } from './identity.repository'
 import type { CurrentUser, Role } from './identity.types'
@@ -92,6 +93,12 @@ const INVALID_TOKEN = 'The bearer token is not valid or has expired'
 /** How many verified local tokens keep their checked claims (see IdentityService.verifiedTokens). */
 const VERIFIED_TOKENS_KEPT = 2000
 const ENDED_SESSION = 'The session of this bearer token has ended; sign in again'
+/**
+ * How long a session's account, once read, is trusted without reading it again (ADR 160). A change made through
+ * this process applies at once (credentialsChanged); one made through another process, within this time.
+ */
+export const SESSION_KEPT_MS = 1000
+const SESSIONS_KEPT = 5000
 const FAILURE_DELAY_STEP_MS = 250
 const MAX_FAILURE_DELAY_STEPS = 4
 const ROLES: Role[] = ['admin', 'editor', 'user']
@@ -112,10 +119,15 @@ export class IdentityService {
   private readonly failuresByName: FailureCounter
   /**
    * The claims of local tokens whose signature, issuer and audience were checked, by token: a token's text never
-   * changes, so neither does that check. Expiry is checked again on each call, and the session and account (ended,
-   * disabled, role changed) are read on every call as before: nothing that can be revoked is cached here.
+   * changes, so neither does that check. Expiry is checked again on each call; the session and account are kept
+   * apart, below.
    */
   private readonly verifiedTokens = new Map<string, JWTPayload>()
+  /**
+   * Live sessions' accounts as last read, by user and session: trusted for SESSION_KEPT_MS, and only while no
+   * session, account, password or role has changed through this process since (credentialsGeneration).
+   */
+  private readonly keptSessions = new Map<string, { account: UserCredentials & { sessionExpiresAt: Date }; until: number; generation: number }>()
 
   constructor(
     private readonly db: Database,
@@ -272,11 +284,26 @@ export class IdentityService {
     // The session's end was fixed at sign-in; a lower SESSION_MAX_SECONDS since then applies too.
     const latestEnd = new Date((authTime + this.options.sessionMaxSeconds) * 1000)
     if (latestEnd.getTime() <= Date.now()) throw new UnauthorizedError(ENDED_SESSION)
-    const account = await repository.findBySession(this.db, Number(sub), sid)
+    const account = await this.sessionAccount(Number(sub), sid)
     if (!account) throw new UnauthorizedError(ENDED_SESSION)
     if (!account.enabled) throw new UnauthorizedError('The bearer token belongs to no enabled user')
     const expiresAt = account.sessionExpiresAt < latestEnd ? account.sessionExpiresAt : latestEnd
     return { user: { ...this.toCurrentUser(account), sessionId: sid }, session: { id: sid, startedAt: new Date(authTime * 1000), expiresAt } }
+  }
+
+  /** A live session's account: as kept, when it was read recently and nothing changed since; else read again. */
+  private async sessionAccount(userId: number, sessionId: string): Promise<(UserCredentials & { sessionExpiresAt: Date }) | undefined> {
+    const key = `${userId} ${sessionId}`
+    const now = Date.now()
+    const kept = this.keptSessions.get(key)
+    if (kept && kept.until > now && kept.generation === credentialsGeneration()) return kept.account
+    this.keptSessions.delete(key)
+    const generation = credentialsGeneration()
+    const account = await repository.findBySession(this.db, userId, sessionId)
+    if (!account || generation !== credentialsGeneration()) return account
+    if (this.keptSessions.size >= SESSIONS_KEPT) this.keptSessions.delete(this.keptSessions.keys().next().value!)
+    this.keptSessions.set(key, { account, until: Math.min(now + SESSION_KEPT_MS, account.sessionExpiresAt.getTime()), generation })
+    return account
   }
 
   /** The checked claims of a local token (its signature checked once per token, its expiry on every call). */

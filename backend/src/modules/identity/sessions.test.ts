@@ -1,5 +1,6 @@
 import { decodeJwt, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
+import { SESSION_KEPT_MS } from './identity.service'
 import { forEachStorage, isPostgresAvailable, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
 
 const PASSWORD = 'session-pass-1'
@@ -118,6 +119,32 @@ forEachStorage('sessions', ({ server }) => {
     })
   })
 
+  describe('sessions kept in memory', () => {
+    it('reads a session once while nothing changes, and trusts a change made by another process within SESSION_KEPT_MS', async () => {
+      const person = await personWithTwoSessions(server(), 'kept')
+      const db = server().backend.db
+      const original = db.query.bind(db)
+      let sessionReads = 0
+      db.query = ((sql: string, params?: unknown[]) => {
+        if (sql.includes('FROM sessions s JOIN users')) sessionReads++
+        return original(sql, params)
+      }) as typeof db.query
+      try {
+        expect(await statusOf(server(), person.first)).toBe(200)
+        expect(await statusOf(server(), person.first)).toBe(200)
+        expect(await statusOf(server(), person.first)).toBe(200)
+        expect(sessionReads).toBe(1)
+        // Another process ends the session: this one notices once its kept copy is older than SESSION_KEPT_MS.
+        await original(`DELETE FROM sessions WHERE user_id = $1`, [person.id])
+        await new Promise((resolve) => setTimeout(resolve, SESSION_KEPT_MS + 50))
+        expect(await statusOf(server(), person.first)).toBe(401)
+        expect(sessionReads).toBe(2)
+      } finally {
+        db.query = original
+      }
+    })
+  })
+
   describe('disabling an account', () => {
     it('ends its sessions for good: enabling it again does not bring old tokens back', async () => {
       const person = await personWithTwoSessions(server(), 'paused')
@@ -171,8 +198,10 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
           expect((await server.call('/auth/me', { as: { token: stale } })).status).toBe(401)
           expect((await server.call('/auth/me', { as: { token: refreshed.body.access_token } })).status).toBe(200)
 
-          // The session reaches its end: neither its tokens nor renewal work any more.
+          // The session reaches its end: neither its tokens nor renewal work any more (the end is moved here in the
+          // database, as another process would; a session read within SESSION_KEPT_MS is trusted until then).
           await server.backend.db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [claims.sid])
+          await new Promise((resolve) => setTimeout(resolve, SESSION_KEPT_MS + 50))
           const late = await server.call('/auth/refresh', { method: 'POST', as: { token: refreshed.body.access_token } })
           expect(late.status).toBe(401)
           expect(late.body.message).toBe('The session of this bearer token has ended; sign in again')

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { Database, Queryable } from '../../db/database'
+import { whenCommitted, type Database, type Queryable } from '../../db/database'
 import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
 import { parseQuery } from '../../retrieval/query'
@@ -21,6 +21,13 @@ const REPLAY_BATCH = 2000
 
 /** Chunks read per query when the index is rebuilt from the database. */
 const LOAD_PAGE = 5000
+
+/**
+ * Chunk records (text, title, metadata) kept in memory for search results, the most recently used first. A chunk
+ * never changes once written (an edit re-indexes its article under new chunk ids), so a kept record is only ever
+ * dropped, when its chunk leaves the index or room is needed.
+ */
+const RECORDS_KEPT = 20_000
 
 export interface KnowledgeServiceOptions {
   /** The file this process keeps a snapshot of the index in (ADR 145); none: every start rebuilds. */
@@ -69,6 +76,12 @@ export class KnowledgeService {
   private snapshotSeq = -1
   private snapshotting: Promise<void> | undefined
   private readonly snapshotAfterChanges: number
+  /**
+   * Whether the log may hold changes not yet replayed. While following, a search replays only then: set when a
+   * writer's notification arrives or this process's own index write commits, cleared when a replay starts reading.
+   */
+  private stale = true
+  private readonly records = new Map<number, ChunkRecord>()
   /** How the index was loaded at start. */
   loadReport: IndexLoadReport | undefined
 
@@ -121,6 +134,7 @@ export class KnowledgeService {
     this.index = index
     this.digest = digest
     this.lastSeq = seq
+    this.records.clear()
   }
 
   /** Where a snapshot of this index must come from to be loaded here: this database, log and term format. */
@@ -211,7 +225,10 @@ export class KnowledgeService {
         )
         .finally(() => (this.snapshotting = undefined))
     }
-    this.stopFollowing = await this.db.listen(await repository.indexChannel(this.db), replaySoon)
+    this.stopFollowing = await this.db.listen(await repository.indexChannel(this.db), () => {
+      this.markStale()
+      replaySoon()
+    })
     this.followTimer = setInterval(() => {
       replaySoon()
       snapshotSoon()
@@ -270,10 +287,21 @@ export class KnowledgeService {
     return queued
   }
 
+  private markStale = (): void => {
+    this.stale = true
+  }
+
   private startReplay(): Promise<void> {
-    const replay: Promise<void> = this.replay().finally(() => {
-      if (this.replaying === replay) this.replaying = undefined
-    })
+    // Cleared before the log is read: whatever commits from now on marks it again and is replayed by the next sync.
+    this.stale = false
+    const replay: Promise<void> = this.replay()
+      .catch((error: unknown) => {
+        this.markStale()
+        throw error
+      })
+      .finally(() => {
+        if (this.replaying === replay) this.replaying = undefined
+      })
     this.replaying = replay
     return replay
   }
@@ -308,6 +336,7 @@ export class KnowledgeService {
   }
 
   private removeChunk(chunkId: number): void {
+    this.records.delete(chunkId)
     if (!this.index.has(chunkId)) return
     this.digest.remove(chunkId)
     this.index.remove(chunkId)
@@ -333,23 +362,49 @@ export class KnowledgeService {
     await repository.lockIndexWrites(tx)
     await repository.deleteChunksOf(tx, article.id)
     await repository.insertChunks(tx, article.id, chunks)
+    whenCommitted(tx, this.markStale)
     return chunks.length
   }
 
   async unindexArticle(tx: Queryable, articleId: number): Promise<void> {
     await repository.lockIndexWrites(tx)
     await repository.deleteChunksOf(tx, articleId)
+    whenCommitted(tx, this.markStale)
   }
 
-  /** The best `limit` chunks for a question, best first, with their article's title and metadata. */
+  /**
+   * The best `limit` chunks for a question, best first, with their article's title and metadata. While following
+   * the log, the database is read only for changes known to be pending and for records not kept in memory.
+   */
   async search(question: string, limit: number): Promise<RetrievedChunk[]> {
-    await this.sync()
+    if (!this.stopFollowing || this.stale) await this.sync()
     const hits = this.index.search(parseQuery(question), limit)
-    const records = new Map((await repository.chunkRecords(this.db, hits.map((hit) => hit.chunkId))).map((record) => [record.chunkId, record]))
+    const missing = hits.filter((hit) => !this.records.has(hit.chunkId)).map((hit) => hit.chunkId)
+    const read = new Map((await repository.chunkRecords(this.db, missing)).map((record) => [record.chunkId, record]))
     return hits.flatMap((hit) => {
-      const record = records.get(hit.chunkId)
-      return record ? [{ ...record, score: hit.score, matchedTerms: hit.matchedTerms }] : []
+      const record = this.keptRecord(hit.chunkId) ?? read.get(hit.chunkId)
+      if (!record) return []
+      // Kept only while its chunk is still indexed: a replay during the read may have removed it.
+      if (read.has(hit.chunkId) && this.index.has(hit.chunkId)) this.keepRecord(record)
+      return [{ ...record, score: hit.score, matchedTerms: hit.matchedTerms }]
     })
+  }
+
+  /** A kept record, marked as the most recently used. */
+  private keptRecord(chunkId: number): ChunkRecord | undefined {
+    const record = this.records.get(chunkId)
+    if (record) {
+      this.records.delete(chunkId)
+      this.records.set(chunkId, record)
+    }
+    return record
+  }
+
+  private keepRecord(record: ChunkRecord): void {
+    // The least recently used makes room (a Map keeps insertion order).
+    if (this.records.size >= RECORDS_KEPT) this.records.delete(this.records.keys().next().value!)
+    Object.freeze(record.metadata)
+    this.records.set(record.chunkId, Object.freeze(record))
   }
 
   /** The weight of a stem in this corpus (its BM25 idf), used to judge how much of a question a sentence covers. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database'
+import { credentialsChanged } from '../identity/credentials-generation'
 import type { Role } from '../identity/identity.types'
 
 export interface OrganizationRow {
@@ -70,6 +71,7 @@ export const organizationsRepository = {
     if (revoked.length > 0) await db.query(`DELETE FROM users WHERE is_service AND id = ANY($1::int[])`, [revoked.map((key) => key.user_id)])
     await db.query(`DELETE FROM groups WHERE organization_id = $1`, [id])
     await db.query(`DELETE FROM organizations WHERE id = $1`, [id])
+    credentialsChanged(db)
   },
 
   async listGroups(db: Queryable, organizationId: number): Promise<GroupRow[]> {
@@ -102,6 +104,7 @@ export const organizationsRepository = {
 
   async updateGroup(db: Queryable, id: number, change: { name: string; role: Role }): Promise<GroupRow> {
     const [row] = await db.query<GroupRow>(`UPDATE groups SET name = $2, role = $3 WHERE id = $1 RETURNING ${GROUP_COLUMNS}`, [id, change.name, change.role])
+    credentialsChanged(db)
     return row
   },
 
@@ -112,6 +115,7 @@ export const organizationsRepository = {
 
   async deleteGroup(db: Queryable, id: number): Promise<void> {
     await db.query(`DELETE FROM groups WHERE id = $1`, [id])
+    credentialsChanged(db)
   },
 }
 

@@ -6,6 +6,19 @@ import type { Queryable } from '../../db/database'
 
 export type LogStatus = 'pending' | 'answered' | 'not_found' | 'blocked' | 'failed'
 
+/** A question as logged when asked, with its outcome when it was answered at once. */
+export interface QuestionLogEntry {
+  command: string
+  timezone?: string
+  mode: string
+  userId?: number
+  organizationId?: number
+  threadId?: number
+  taskId?: string
+  outcome?: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number }
+  metrics?: AnswerMetricsRecord
+}
+
 export interface LogCommentRecord {
   id: number
   logId: number
@@ -196,54 +209,63 @@ export const queryLogsRepository = {
    * Logs a question in one statement: its thread (`threadId`, or a thread of its own: the new row's id) and task
    * id, and, when it is already answered, its outcome and how it was written. Without `outcome` it is `pending`.
    */
-  async insertQuestion(
-    db: Queryable,
-    entry: {
-      command: string
-      timezone?: string
-      mode: string
-      userId?: number
-      organizationId?: number
-      threadId?: number
-      taskId?: string
-      outcome?: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number }
-      metrics?: AnswerMetricsRecord
-    },
-  ): Promise<{ id: number; threadId: number }> {
-    const { outcome, metrics } = entry
-    // The id is drawn first so that a question starting its own thread names itself in the same row.
-    const [row] = await db.query<{ id: number; thread_id: number }>(
-      `WITH next AS (SELECT nextval(pg_get_serial_sequence('query_logs', 'id'))::int AS id)
-       INSERT INTO query_logs (id, thread_id, command, timezone, mode, user_id, organization_id, task_id, answer, source_list, status, duration_ms,
-                               llm_model, llm_fallback, llm_tokens_in, llm_tokens_out, llm_first_token_ms, llm_total_ms, answer_note,
-                               unsupported_sentences, screened_passages)
-       SELECT next.id, COALESCE($1::int, next.id), $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19::jsonb, $20
-         FROM next
-       RETURNING id, thread_id`,
-      [
-        entry.threadId ?? null,
-        entry.command,
-        entry.timezone ?? null,
-        entry.mode,
-        entry.userId ?? null,
-        entry.organizationId ?? null,
-        entry.taskId ?? null,
-        outcome?.answer ?? null,
-        JSON.stringify(outcome?.sourceList ?? []),
-        outcome?.status ?? 'pending',
-        outcome?.durationMs ?? null,
-        metrics?.model ?? null,
-        metrics?.fallback ?? null,
-        metrics?.tokensIn ?? null,
-        metrics?.tokensOut ?? null,
-        metrics?.firstTokenMs ?? null,
-        metrics?.totalMs ?? null,
-        metrics?.note ?? null,
-        metrics?.unsupported.length ? JSON.stringify(metrics.unsupported) : null,
-        metrics?.screenedPassages ?? null,
-      ],
+  async insertQuestion(db: Queryable, entry: QuestionLogEntry): Promise<{ id: number; threadId: number }> {
+    return (await queryLogsRepository.insertQuestions(db, [entry]))[0] as { id: number; threadId: number }
+  },
+
+  /** Logs several questions as `insertQuestion` does, in one statement; their ids and threads in the order given. */
+  async insertQuestions(db: Queryable, entries: readonly QuestionLogEntry[]): Promise<{ id: number; threadId: number }[]> {
+    if (entries.length === 0) return []
+    const rows = entries.map((entry, position) => {
+      const { outcome, metrics } = entry
+      return {
+        position,
+        thread_id: entry.threadId ?? null,
+        command: entry.command,
+        timezone: entry.timezone ?? null,
+        mode: entry.mode,
+        user_id: entry.userId ?? null,
+        organization_id: entry.organizationId ?? null,
+        task_id: entry.taskId ?? null,
+        answer: outcome?.answer ?? null,
+        source_list: outcome?.sourceList ?? [],
+        status: outcome?.status ?? 'pending',
+        duration_ms: outcome?.durationMs ?? null,
+        llm_model: metrics?.model ?? null,
+        llm_fallback: metrics?.fallback ?? null,
+        llm_tokens_in: metrics?.tokensIn ?? null,
+        llm_tokens_out: metrics?.tokensOut ?? null,
+        llm_first_token_ms: metrics?.firstTokenMs ?? null,
+        llm_total_ms: metrics?.totalMs ?? null,
+        answer_note: metrics?.note ?? null,
+        unsupported_sentences: metrics?.unsupported.length ? metrics.unsupported : null,
+        screened_passages: metrics?.screenedPassages ?? null,
+      }
+    })
+    // Each row draws its id first, so that a question starting its own thread names itself in the same row.
+    const inserted = await db.query<{ id: number; thread_id: number; position: number }>(
+      `WITH input AS (
+         SELECT nextval(pg_get_serial_sequence('query_logs', 'id'))::int AS id, r.*
+           FROM jsonb_to_recordset($1::jsonb) AS r(position int, thread_id int, command text, timezone text, mode text, user_id int,
+                organization_id int, task_id text, answer text, source_list jsonb, status text, duration_ms int, llm_model text,
+                llm_fallback text, llm_tokens_in int, llm_tokens_out int, llm_first_token_ms int, llm_total_ms int, answer_note text,
+                unsupported_sentences jsonb, screened_passages int)
+          ORDER BY r.position
+       ), logged AS (
+         INSERT INTO query_logs (id, thread_id, command, timezone, mode, user_id, organization_id, task_id, answer, source_list, status, duration_ms,
+                                 llm_model, llm_fallback, llm_tokens_in, llm_tokens_out, llm_first_token_ms, llm_total_ms, answer_note,
+                                 unsupported_sentences, screened_passages)
+         SELECT id, COALESCE(thread_id, id), command, timezone, mode, user_id, organization_id, task_id, answer, source_list, status, duration_ms,
+                llm_model, llm_fallback, llm_tokens_in, llm_tokens_out, llm_first_token_ms, llm_total_ms, answer_note,
+                NULLIF(unsupported_sentences, 'null'::jsonb), screened_passages
+           FROM input
+         RETURNING id, thread_id
+       )
+       SELECT logged.id, logged.thread_id, input.position FROM logged JOIN input ON input.id = logged.id`,
+      [JSON.stringify(rows)],
     )
-    return { id: row.id, threadId: row.thread_id }
+    const byPosition = new Map(inserted.map((row) => [row.position, { id: row.id, threadId: row.thread_id }]))
+    return entries.map((_, position) => byPosition.get(position) as { id: number; threadId: number })
   },
 
   /** The log a task id was given to, if the scope allows it (answers given at once have a task id but no job). */

@@ -1,6 +1,7 @@
 import { USER_FILTER_COLUMNS, type UserFilters, type UserSortField } from '../../../../contracts/users'
 import { columnFiltersSql, type FilterColumnSql } from '../../db/column-filters-sql'
 import type { Queryable } from '../../db/database'
+import { credentialsChanged } from '../identity/credentials-generation'
 import type { Role } from '../identity/identity.types'
 
 export interface UserRecord {
@@ -225,6 +226,7 @@ export const usersRepository = {
          WHERE id = $1 RETURNING id`,
         [id, user.username, user.email, user.firstName, user.lastName, user.cellphone, user.enabled, user.organizationId, user.groupId, user.passwordHash ?? null],
       )
+      credentialsChanged(db)
       return { isUpdated: rows.length > 0 }
     } catch (error) {
       const taken = collidedField(error)
@@ -285,11 +287,13 @@ export const usersRepository = {
 
   async setEnabled(db: Queryable, id: number, enabled: boolean): Promise<boolean> {
     const rows = await db.query(`UPDATE users SET enabled = $2, updated_at = now() WHERE id = $1 AND NOT is_service RETURNING id`, [id, enabled])
+    credentialsChanged(db)
     return rows.length > 0
   },
 
   async setPasswordHash(db: Queryable, id: number, passwordHash: string): Promise<void> {
     await db.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [id, passwordHash])
+    credentialsChanged(db)
   },
 
   /** A new one-time code for an account's password; the account's earlier unused codes stop working. */
