@@ -14,19 +14,21 @@
  * for its answer: latency p50/p95/p99. Results: bench/results/<--out, default scale>.{md,json,svg}.
  *
  * Start: at each in-memory size the index is also bulk-loaded (Bm25IndexBuilder + Bm25Index.fromCompact), a
- * snapshot is written to a temporary file as KnowledgeService writes it, and the index is loaded back from that
- * file (read, checksum, decode, fromCompact, prepare): what a restart costs instead of a rebuild. Memory is the
- * process's RSS, heap and array buffers after a garbage collection, with only that index alive.
+ * snapshot is written to a temporary file as KnowledgeService writes it (with the longest event-loop stall meanwhile),
+ * and the index is loaded back from that file (read, checksum, decode, fromCompact, prepare): what a restart costs
+ * instead of a rebuild. Memory is the process's RSS, heap and array buffers after a garbage collection, with only
+ * that index alive.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { getHeapStatistics } from 'node:v8'
 import { Bm25Index, Bm25IndexBuilder, knowledgeBaseBm25Parameters, type IndexedChunk, type ScoredChunk } from '../backend/src/retrieval/bm25-index'
-import { decodeSnapshot, encodeSnapshot, readSnapshotFile, writeSnapshotFile } from '../backend/src/modules/knowledge/index-snapshot'
+import { decodeSnapshot, encodeSnapshot, readSnapshotFile, writeSnapshot } from '../backend/src/modules/knowledge/index-snapshot'
 import { tokenize } from '../backend/src/retrieval/text'
 import { buildBackend } from '../backend/src/app'
 import { loadConfig } from '../backend/src/config'
@@ -170,6 +172,10 @@ interface StartFigures {
   bulkBuildSeconds: number
   bulkMemory: MemoryFigures
   snapshotWriteSeconds: number
+  /** The longest the event loop waited for a turn while the snapshot was written (monitorEventLoopDelay, ms). */
+  snapshotLongestStallMilliseconds: number
+  /** The same copy and encoding in one turn, as the snapshot was written before (ms): the stall that was. */
+  oneTurnStallMilliseconds: number
   snapshotMegabytes: number
   /** Reading the snapshot file, checking its checksum, decoding it, fromCompact and prepare. */
   snapshotStartSeconds: number
@@ -234,9 +240,17 @@ for (const size of sizes) {
   const bulkMemory = measureMemory()
   log(`  bulk-loaded in ${bulkBuildSeconds.toFixed(1)} s, RSS ${bulkMemory.rssMegabytes.toFixed(0)} MiB`)
   const snapshotFile = path.join(snapshotDirectory, `keyword-index-${size}.snapshot`)
+  // Written as KnowledgeService writes it: copied and encoded in slices, with turns of the event loop between them.
+  const stalls = monitorEventLoopDelay({ resolution: 1 })
+  stalls.enable()
   const writeStarted = performance.now()
-  const snapshotBytes = await writeSnapshotFile(snapshotFile, encodeSnapshot(bulk.toCompact(), { indexFormat: 0, database: 'bench', seq: size, lastChange: '' }))
+  const snapshotBytes = await writeSnapshot(snapshotFile, bulk, { indexFormat: 0, database: 'bench', seq: size, lastChange: '' })
   const snapshotWriteSeconds = (performance.now() - writeStarted) / 1000
+  stalls.disable()
+  const snapshotLongestStallMilliseconds = stalls.max / 1e6
+  const oneTurnStarted = performance.now()
+  encodeSnapshot(bulk.toCompact(), { indexFormat: 0, database: 'bench', seq: size, lastChange: '' })
+  const oneTurnStallMilliseconds = performance.now() - oneTurnStarted
   bulk = undefined
   measureMemory()
   const loadStarted = performance.now()
@@ -255,13 +269,15 @@ for (const size of sizes) {
     bulkBuildSeconds,
     bulkMemory,
     snapshotWriteSeconds,
+    snapshotLongestStallMilliseconds,
+    oneTurnStallMilliseconds,
     snapshotMegabytes: snapshotBytes / 2 ** 20,
     snapshotStartSeconds,
     snapshotMemory,
     identicalResults,
     loadAverage: `${startLoad} → ${formatLoad()}`,
   })
-  log(`  snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB written in ${snapshotWriteSeconds.toFixed(1)} s; start from it ${snapshotStartSeconds.toFixed(1)} s; same results: ${identicalResults}`)
+  log(`  snapshot ${(snapshotBytes / 2 ** 20).toFixed(0)} MiB written in ${snapshotWriteSeconds.toFixed(1)} s (longest stall ${snapshotLongestStallMilliseconds.toFixed(0)} ms, ${oneTurnStallMilliseconds.toFixed(0)} ms in one turn); start from it ${snapshotStartSeconds.toFixed(1)} s; same results: ${identicalResults}`)
   restarted = undefined
 
   // The same chunks, searched without expansion: bulk-loaded rather than kept, to stay within memory at 1M.
@@ -417,13 +433,15 @@ const report = [
   '## Start: rebuild, bulk load and snapshot',
   '',
   'The same synthetic chunks at each size: built one chunk at a time with Bm25Index.add (the former start), bulk-loaded (Bm25IndexBuilder + ' +
-    'Bm25Index.fromCompact + prepare, which also builds every posting list\'s arrays and impacts), written as a snapshot file (toCompact, encode, ' +
-    'SHA-256, write, fsync, rename), and loaded back from that file (read, checksum, decode, fromCompact, prepare): what a restart costs before it ' +
+    'Bm25Index.fromCompact + prepare, which also builds every posting list\'s arrays and impacts), written as a snapshot file as KnowledgeService writes it ' +
+    '(writeSnapshot: copy, encode and SHA-256 in slices with a turn of the event loop between them, then write, fsync, rename; "longest stall" is the longest ' +
+    'the event loop waited for a turn meanwhile, by monitorEventLoopDelay; "in one turn" is the same copy and encoding without slices, as the snapshot was written ' +
+    'before: the process answered nothing that long), and loaded back from that file (read, checksum, decode, fromCompact, prepare): what a restart costs before it ' +
     'replays the changes logged after the snapshot. Memory after a full garbage collection with only that index alive (the add-built index before its ' +
     'first search, so without its posting arrays). "Same results": the index loaded from the snapshot returned the same top 10, ids and scores, as the add-built one for every test query.',
   '',
   formatMarkdownTable(
-    ['chunks', 'build with add (s)', 'bulk load (s)', 'snapshot write (s)', 'snapshot size (MiB)', 'start from snapshot (s)', 'same results', 'RSS / heap / array buffers after add build (MiB)', 'after bulk load (MiB)', 'after start from snapshot (MiB)', 'load average (start → end)'],
+    ['chunks', 'build with add (s)', 'bulk load (s)', 'snapshot write (s)', 'longest stall during the write (ms)', 'copy and encoding in one turn (ms)', 'snapshot size (MiB)', 'start from snapshot (s)', 'same results', 'RSS / heap / array buffers after add build (MiB)', 'after bulk load (MiB)', 'after start from snapshot (MiB)', 'load average (start → end)'],
     startRows.map((row) => {
       const memory = (figures: MemoryFigures) => `${figures.rssMegabytes.toFixed(0)} / ${figures.heapUsedMegabytes.toFixed(0)} / ${figures.arrayBuffersMegabytes.toFixed(0)}`
       return [
@@ -431,6 +449,8 @@ const report = [
         row.incrementalBuildSeconds.toFixed(1),
         row.bulkBuildSeconds.toFixed(1),
         row.snapshotWriteSeconds.toFixed(1),
+        row.snapshotLongestStallMilliseconds.toFixed(0),
+        row.oneTurnStallMilliseconds.toFixed(0),
         row.snapshotMegabytes.toFixed(0),
         row.snapshotStartSeconds.toFixed(1),
         row.identicalResults ? 'yes' : 'NO',

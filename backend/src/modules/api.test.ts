@@ -38,7 +38,14 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
           status: 'ok',
           database: kind,
           worker: { enabled: true, running_jobs: expect.any(Number) },
-          index: { chunks: expect.any(Number), checksum: expect.stringMatching(/^[0-9a-f]{16}$/), seq: expect.any(Number) },
+          index: {
+            chunks: expect.any(Number),
+            checksum: expect.stringMatching(/^[0-9a-f]{16}$/),
+            seq: expect.any(Number),
+            // A first start: no snapshot to load, and none written while the log is empty.
+            load: { source: 'rebuild', reason: 'no snapshot yet', milliseconds: expect.any(Number) },
+            snapshot: null,
+          },
         })
       })
 
@@ -240,8 +247,15 @@ describe('restarts and the demo knowledge base', () => {
     try {
       const page = await server.call('/admin/get_articles')
       expect(page.body.total_count).toBeGreaterThanOrEqual(20)
+      // The first start rebuilt the index; following the log, it writes a snapshot, which the next start loads.
+      const first = (await server.call('/healthz')).body.index
+      expect(first.load).toMatchObject({ source: 'rebuild', reason: 'no snapshot yet' })
       await publishArticles(server, [GUIDE[2]])
       server = await server.restart()
+      const restarted = (await server.call('/healthz')).body.index
+      expect(restarted.load).toEqual({ source: 'snapshot', milliseconds: expect.any(Number) })
+      expect(restarted.snapshot.seq).toBeGreaterThan(0)
+      expect(restarted.snapshot.seq).toBeLessThanOrEqual(restarted.seq)
       const again = await server.call('/admin/get_articles')
       expect(again.body.total_count).toBe(page.body.total_count + 1)
       const answer = await server.call('/ask_qa', { method: 'POST', body: { command: 'How do I add an article?' } })

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type IndexedChunk } from './bm25-index';
+import { Bm25Index, Bm25IndexBuilder, countChunkTerms, createIndexedChunk, knowledgeBaseBm25Parameters, type CompactIndex, type IndexedChunk } from './bm25-index';
 import { chunkArticle } from './chunker';
 import { parseQuery, type Query } from './query';
 
@@ -129,5 +129,53 @@ describe('Bm25Index.fromCompact', () => {
     expect(index.documentFrequency('apple')).toBe(1);
     expect(index.documentFrequency('pear')).toBe(0);
     expect(index.documentFrequency('plum')).toBe(0);
+  });
+});
+
+describe('Bm25Index.compactSlices', () => {
+  const texts = ['kiln bisque firing cone', 'glaze slurry sieve hydrometer', 'wedging clay air pockets', 'wheel centring clay walls', 'trimming feet loop tool'];
+  /** A bulk-loaded index of 40 chunks, 6 of them replaced one at a time since. */
+  function changedIndex(): Bm25Index {
+    const builder = new Bm25IndexBuilder();
+    for (let id = 1; id <= 40; id += 1) builder.add(createIndexedChunk(id, Math.ceil(id / 2), `${texts[id % texts.length]} chunk${id}`, 'Pottery'));
+    const index = Bm25Index.fromCompact(builder.finish(), knowledgeBaseBm25Parameters);
+    for (let id = 3; id <= 40; id += 7) index.add(createIndexedChunk(id, Math.ceil(id / 2), `${texts[(id + 1) % texts.length]} again${id}`, 'Pottery'));
+    return index;
+  }
+
+  function drain(slices: Generator<void, CompactIndex, void>): { compact: CompactIndex; slices: number } {
+    for (let count = 1; ; count += 1) {
+      const step = slices.next();
+      if (step.done) return { compact: step.value, slices: count };
+    }
+  }
+
+  it('holds the index as it was when the copy began, though chunks are added, replaced and removed between slices', () => {
+    const index = changedIndex();
+    const expected = index.toCompact();
+    const slices = index.compactSlices(10);
+    expect(slices.next().done).toBe(false);
+    // A bulk-loaded chunk and a replaced one removed (chunk 1's own term with it), one replaced, new ones in the freed slots.
+    index.remove(1);
+    index.remove(10);
+    index.add(createIndexedChunk(17, 9, 'raku smoke reduction', 'Pottery'));
+    index.add(createIndexedChunk(41, 21, 'pit firing sawdust seaweed', 'Pottery'));
+    index.add(createIndexedChunk(42, 21, 'burnished chunk1 terra sigillata', 'Pottery'));
+    const { compact, slices: count } = drain(slices);
+    expect(count).toBeGreaterThan(10);
+    expect(compact).toEqual(expected);
+    // The copy loads into an index that searches like the one copied.
+    const before = changedIndex();
+    expect(Bm25Index.fromCompact(compact, knowledgeBaseBm25Parameters).search(['chunk1'], 5)).toEqual(before.search(['chunk1'], 5));
+    // A copy begun now holds the changes.
+    expect(index.toCompact().chunkIds).not.toEqual(expected.chunkIds);
+  });
+
+  it('refuses to go on once a later copy has renumbered the vocabulary', () => {
+    const index = changedIndex();
+    const first = index.compactSlices(10);
+    first.next();
+    index.toCompact();
+    expect(() => drain(first)).toThrow(/renumbered/);
   });
 });

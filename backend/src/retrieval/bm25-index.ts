@@ -94,6 +94,114 @@ interface ChunkTerms {
   pairs: Uint32Array;
 }
 
+/** What a compact copy of the index reads, as the index was when the copy began (`Bm25Index.compactSlices`). */
+interface FrozenChunks {
+  vocabulary: string[];
+  /** Live chunks. */
+  count: number;
+  slotCount: number;
+  /** Per slot, NaN when free. */
+  chunkIds: Float64Array;
+  articleIds: Float64Array;
+  lengths: Float64Array;
+  changed: Map<number, ChunkTerms>;
+  bulk: BulkChunks | undefined;
+}
+
+/** The flat arrays of a compact copy, filled from `FrozenChunks` a range of slots at a time. */
+class CompactCopy {
+  private termCount = 0;
+  private pairCount = 0;
+  private chunk = 0;
+  private readonly chunkIds: Float64Array;
+  private readonly articleIds: Float64Array;
+  private readonly lengths: Float64Array;
+  private readonly termOffsets: Int32Array;
+  private readonly pairOffsets: Int32Array;
+  private termIds = new Int32Array(0);
+  private termFrequencies = new Float32Array(0);
+  private pairs = new Uint32Array(0);
+
+  constructor(private readonly frozen: FrozenChunks) {
+    this.chunkIds = new Float64Array(frozen.count);
+    this.articleIds = new Float64Array(frozen.count);
+    this.lengths = new Float64Array(frozen.count);
+    this.termOffsets = new Int32Array(frozen.count + 1);
+    this.pairOffsets = new Int32Array(frozen.count + 1);
+  }
+
+  /** Counts the terms and pairs of live chunks from slot `from` until about `budget` entries; returns the next slot. */
+  count(from: number, budget: number): number {
+    const { chunkIds, changed, slotCount } = this.frozen;
+    const bulk = this.frozen.bulk as BulkChunks;
+    let slot = from;
+    // Counting a chunk costs about as much as copying a few of its terms.
+    for (let entries = 0; slot < slotCount && entries < budget; slot += 1, entries += 8) {
+      if (Number.isNaN(chunkIds[slot])) continue;
+      const terms = changed.get(slot);
+      this.termCount += terms ? terms.postings.length : (bulk.termOffsets[slot + 1] as number) - (bulk.termOffsets[slot] as number);
+      this.pairCount += terms ? terms.pairs.length : (bulk.pairOffsets[slot + 1] as number) - (bulk.pairOffsets[slot] as number);
+    }
+    return slot;
+  }
+
+  allocate(): void {
+    this.termIds = new Int32Array(this.termCount);
+    this.termFrequencies = new Float32Array(this.termCount);
+    this.pairs = new Uint32Array(this.pairCount);
+    this.termCount = 0;
+    this.pairCount = 0;
+  }
+
+  /** Copies live chunks from slot `from` until about `budget` terms and pairs; returns the next slot. */
+  fill(from: number, budget: number): number {
+    const { changed, slotCount } = this.frozen;
+    const { termIds, termFrequencies, pairs } = this;
+    let termCount = this.termCount;
+    let pairCount = this.pairCount;
+    let slot = from;
+    for (const end = termCount + pairCount + budget; slot < slotCount && termCount + pairCount < end; slot += 1) {
+      const chunkId = this.frozen.chunkIds[slot] as number;
+      if (Number.isNaN(chunkId)) continue;
+      this.chunkIds[this.chunk] = chunkId;
+      this.articleIds[this.chunk] = this.frozen.articleIds[slot] as number;
+      this.lengths[this.chunk] = this.frozen.lengths[slot] as number;
+      const terms = changed.get(slot);
+      if (terms) {
+        for (let position = 0; position < terms.postings.length; position += 1) {
+          termIds[termCount] = (terms.postings[position] as Postings).compactId;
+          termFrequencies[termCount] = terms.frequencies[position] as number;
+          termCount += 1;
+        }
+        pairs.set(terms.pairs, pairCount);
+        pairCount += terms.pairs.length;
+      } else {
+        const bulk = this.frozen.bulk as BulkChunks;
+        for (let position = bulk.termOffsets[slot] as number; position < (bulk.termOffsets[slot + 1] as number); position += 1) {
+          termIds[termCount] = (bulk.terms[bulk.termIds[position] as number] as Postings).compactId;
+          termFrequencies[termCount] = bulk.termFrequencies[position] as number;
+          termCount += 1;
+        }
+        const start = bulk.pairOffsets[slot] as number;
+        const stop = bulk.pairOffsets[slot + 1] as number;
+        pairs.set(bulk.pairs.subarray(start, stop), pairCount);
+        pairCount += stop - start;
+      }
+      this.chunk += 1;
+      this.termOffsets[this.chunk] = termCount;
+      this.pairOffsets[this.chunk] = pairCount;
+    }
+    this.termCount = termCount;
+    this.pairCount = pairCount;
+    return slot;
+  }
+
+  result(): CompactIndex {
+    const { chunkIds, articleIds, lengths, termOffsets, termIds, termFrequencies, pairOffsets, pairs } = this;
+    return { vocabulary: this.frozen.vocabulary, chunkIds, articleIds, lengths, termOffsets, termIds, termFrequencies, pairOffsets, pairs };
+  }
+}
+
 /** The chunks of a bulk load, by slot: chunk `slot`'s terms are `termIds[termOffsets[slot] … termOffsets[slot + 1])`. */
 interface BulkChunks {
   count: number;
@@ -154,7 +262,7 @@ interface Postings {
   /** Scratch accumulator for query expansion, valid when `feedbackEpoch` equals the index's. */
   feedbackWeight: number;
   feedbackEpoch: number;
-  /** Scratch: the term's position in the vocabulary of `toCompact`. */
+  /** The term's position in the vocabulary of the last compact copy begun (`compactSlices`). */
   compactId: number;
 }
 
@@ -548,6 +656,8 @@ export class Bm25Index {
   private searchEpoch = 0;
   private feedbackEpoch = 0;
   private readonly selection = { values: new Float64Array(1024) };
+  /** Compact copies begun (`compactSlices`): the vocabulary numbers in `Postings.compactId` are the last one's. */
+  private compactCopies = 0;
 
   constructor(parameters: Bm25Parameters = defaultBm25Parameters, expansion: Readonly<QueryExpansionOptions> | false = defaultQueryExpansion) {
     if (!Number.isFinite(parameters.k1) || parameters.k1 < 0) throw new RangeError('BM25 k1 must be a non-negative number');
@@ -659,63 +769,57 @@ export class Bm25Index {
 
   /** The index's chunks as flat arrays (in slot order), for `fromCompact` in this or another process. */
   toCompact(): CompactIndex {
+    const slices = this.compactSlices(Number.POSITIVE_INFINITY);
+    for (;;) {
+      const step = slices.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * What `toCompact` returns, as the index is at this call, built a slice of about `entriesPerSlice` terms and
+   * pairs per `next()`: the caller may let other work run between slices, and the index may change meanwhile.
+   * This call copies what a change overwrites (the per-slot arrays and the map of changed chunks, not their
+   * terms, which a change replaces rather than edits) and numbers the vocabulary; a later copy renumbers it, so
+   * the earlier one then throws rather than mislabel terms.
+   */
+  compactSlices(entriesPerSlice: number): Generator<void, CompactIndex, void> {
     const vocabulary: string[] = [];
     for (const postings of this.postings.values()) {
       postings.compactId = vocabulary.length;
       vocabulary.push(postings.term);
     }
-    const count = this.slots.size;
-    const chunkIds = new Float64Array(count);
-    const articleIds = new Float64Array(count);
-    const lengths = new Float64Array(count);
-    const termOffsets = new Int32Array(count + 1);
-    const pairOffsets = new Int32Array(count + 1);
-    let termCount = 0;
-    let pairCount = 0;
-    for (let slot = 0; slot < this.slotCount; slot += 1) {
-      if (Number.isNaN(this.chunkIds[slot])) continue;
-      const changed = this.changed.get(slot);
-      const bulk = this.bulk as BulkChunks;
-      termCount += changed ? changed.postings.length : (bulk.termOffsets[slot + 1] as number) - (bulk.termOffsets[slot] as number);
-      pairCount += changed ? changed.pairs.length : (bulk.pairOffsets[slot + 1] as number) - (bulk.pairOffsets[slot] as number);
+    this.compactCopies += 1;
+    return this.fillCompact(entriesPerSlice, this.compactCopies, {
+      vocabulary,
+      count: this.slots.size,
+      slotCount: this.slotCount,
+      chunkIds: this.chunkIds.slice(0, this.slotCount),
+      articleIds: this.articleIds.slice(0, this.slotCount),
+      lengths: this.lengths.slice(0, this.slotCount),
+      changed: new Map(this.changed),
+      bulk: this.bulk,
+    });
+  }
+
+  private *fillCompact(entriesPerSlice: number, copy: number, frozen: FrozenChunks): Generator<void, CompactIndex, void> {
+    const target = new CompactCopy(frozen);
+    // Between slices: the vocabulary's numbers must still be this copy's.
+    const resume = () => {
+      if (this.compactCopies !== copy) throw new Error('Another compact copy of the index renumbered its vocabulary');
+    };
+    for (let slot = 0; slot < frozen.slotCount; ) {
+      slot = target.count(slot, entriesPerSlice);
+      yield;
+      resume();
     }
-    const termIds = new Int32Array(termCount);
-    const termFrequencies = new Float32Array(termCount);
-    const pairs = new Uint32Array(pairCount);
-    let chunk = 0;
-    termCount = 0;
-    pairCount = 0;
-    for (let slot = 0; slot < this.slotCount; slot += 1) {
-      if (Number.isNaN(this.chunkIds[slot])) continue;
-      chunkIds[chunk] = this.chunkIds[slot] as number;
-      articleIds[chunk] = this.articleIds[slot] as number;
-      lengths[chunk] = this.lengths[slot] as number;
-      const changed = this.changed.get(slot);
-      if (changed) {
-        for (let position = 0; position < changed.postings.length; position += 1) {
-          termIds[termCount] = (changed.postings[position] as Postings).compactId;
-          termFrequencies[termCount] = changed.frequencies[position] as number;
-          termCount += 1;
-        }
-        pairs.set(changed.pairs, pairCount);
-        pairCount += changed.pairs.length;
-      } else {
-        const bulk = this.bulk as BulkChunks;
-        for (let position = bulk.termOffsets[slot] as number; position < (bulk.termOffsets[slot + 1] as number); position += 1) {
-          termIds[termCount] = (bulk.terms[bulk.termIds[position] as number] as Postings).compactId;
-          termFrequencies[termCount] = bulk.termFrequencies[position] as number;
-          termCount += 1;
-        }
-        const from = bulk.pairOffsets[slot] as number;
-        const to = bulk.pairOffsets[slot + 1] as number;
-        pairs.set(bulk.pairs.subarray(from, to), pairCount);
-        pairCount += to - from;
-      }
-      chunk += 1;
-      termOffsets[chunk] = termCount;
-      pairOffsets[chunk] = pairCount;
+    target.allocate();
+    for (let slot = 0; slot < frozen.slotCount; ) {
+      yield;
+      resume();
+      slot = target.fill(slot, entriesPerSlice);
     }
-    return { vocabulary, chunkIds, articleIds, lengths, termOffsets, termIds, termFrequencies, pairOffsets, pairs };
+    return target.result();
   }
 
   /** Adds a chunk; a chunk with the same chunkId is replaced. */

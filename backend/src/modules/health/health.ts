@@ -12,7 +12,17 @@ export const Health = z.object({
    * This process's in-memory index: processes that applied the same changes report the same checksum (an
    * order-independent digest of the chunk ids they hold), so agreement between replicas can be checked.
    */
-  index: z.object({ chunks: z.number().int(), checksum: z.string(), seq: z.number().int() }),
+  index: z.object({
+    chunks: z.number().int(),
+    checksum: z.string(),
+    seq: z.number().int(),
+    /** How the index was loaded at start (ADR 145): from the snapshot file, or rebuilt from the chunks and why. */
+    load: z.object({ source: z.enum(['snapshot', 'rebuild']), reason: z.string().optional(), milliseconds: z.number() }).optional(),
+    /** The newest snapshot known to be in the file, with what writing it cost when this process wrote it; null: none. */
+    snapshot: z
+      .object({ seq: z.number().int(), writtenAt: z.string().optional(), milliseconds: z.number().optional(), bytes: z.number().int().optional() })
+      .nullable(),
+  }),
 })
 export type Health = z.infer<typeof Health>
 
@@ -29,6 +39,6 @@ export async function healthReport({ db, knowledge, jobs }: HealthSources): Prom
     status: 'ok',
     database: db.kind,
     worker: { enabled: jobs.isWorking, running_jobs: jobs.runningCount },
-    index: knowledge.status(),
+    index: { ...knowledge.status(), load: knowledge.loadReport, snapshot: knowledge.snapshotReport ?? null },
   }
 }

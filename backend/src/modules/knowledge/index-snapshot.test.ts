@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openDatabase, type Database } from '../../db/database'
 import { migrate } from '../../db/migrate'
-import { decodeSnapshot, encodeSnapshot } from './index-snapshot'
+import { Bm25Index, type CompactIndex } from '../../retrieval/bm25-index'
+import { ChunkSetDigest } from './index-digest'
+import { decodeSnapshot, encodeSnapshot, encodeSnapshotSlices } from './index-snapshot'
 import { KnowledgeService } from './knowledge.service'
 
 const ARTICLES: [string, string][] = [
@@ -27,6 +29,7 @@ describe('the keyword index snapshot', () => {
     file = path.join(directory, 'index', 'keyword-index.snapshot')
   })
   afterEach(async () => {
+    vi.restoreAllMocks()
     await db.close()
     rmSync(directory, { recursive: true, force: true })
   })
@@ -95,6 +98,87 @@ describe('the keyword index snapshot', () => {
     await restarted.load()
     expect(restarted.loadReport?.source).toBe('snapshot')
     expect(restarted.status()).toEqual(writer.status())
+  })
+
+  it('is written a slice at a time while the index changes, holds the index at the position it records, and a start from it replays the rest', async () => {
+    const writer = new KnowledgeService(db, undefined, { snapshotFile: file, snapshotAfterChanges: 1, snapshotSlice: 1 })
+    const ids: number[] = []
+    for (const [title, content] of ARTICLES) ids.push(await publish(writer, title, content))
+    await writer.load()
+    const atCopy = writer.status()
+    // Committed before the write begins, replayed while it runs.
+    await publish(writer, 'Glaze mixing', 'Weigh the glaze materials dry, then sieve the slurry through an 80 mesh.', ids[1])
+    await db.transaction((tx) => writer.unindexArticle(tx, ids[2] as number))
+    await publish(writer, 'Pit firing', 'Sawdust and seaweed in the pit colour burnished pots.')
+    const copySlices = Bm25Index.prototype.compactSlices
+    let copying = false
+    let turnsDuringCopy = 0
+    let seqWhenCopied = 0
+    let replayed: Promise<void> | undefined
+    vi.spyOn(Bm25Index.prototype, 'compactSlices').mockImplementation(function (this: Bm25Index, entriesPerSlice: number) {
+      const slices = copySlices.call(this, entriesPerSlice)
+      copying = true
+      const count = () => {
+        if (!copying) return
+        turnsDuringCopy += 1
+        setImmediate(count)
+      }
+      setImmediate(count)
+      replayed = writer.sync()
+      return (function* (): Generator<void, CompactIndex, void> {
+        const compact = yield* slices
+        copying = false
+        seqWhenCopied = writer.status().seq
+        return compact
+      })()
+    })
+    expect(await writer.writeSnapshotIfDue()).toBeGreaterThan(0)
+    await replayed
+    // Other work ran while the index was copied, and the replay changed the index meanwhile.
+    expect(turnsDuringCopy).toBeGreaterThan(1)
+    expect(seqWhenCopied).toBeGreaterThan(atCopy.seq)
+    const decoded = decodeSnapshot(readFileSync(file))
+    if ('problem' in decoded) throw new Error(decoded.problem)
+    expect(decoded.header.seq).toBe(atCopy.seq)
+    expect(writer.snapshotReport).toMatchObject({ seq: atCopy.seq, writtenAt: expect.any(String), milliseconds: expect.any(Number) })
+    const digest = new ChunkSetDigest()
+    for (const chunkId of decoded.compact.chunkIds) digest.add(chunkId)
+    expect({ chunks: decoded.header.chunks, checksum: digest.toString() }).toEqual({ chunks: atCopy.chunks, checksum: atCopy.checksum })
+    vi.restoreAllMocks()
+
+    const restarted = new KnowledgeService(db, undefined, { snapshotFile: file })
+    await restarted.load()
+    expect(restarted.loadReport?.source).toBe('snapshot')
+    expect(restarted.snapshotReport).toEqual({ seq: atCopy.seq })
+    const fresh = await rebuilt()
+    expect(restarted.status()).toEqual(fresh.status())
+    expect(restarted.status()).toEqual(writer.status())
+    expect(await searches(restarted)).toEqual(await searches(fresh))
+  })
+
+  it('encodes the same bytes a slice at a time as at once', () => {
+    const compact: CompactIndex = {
+      vocabulary: ['kiln', 'glaze', 'clay'],
+      chunkIds: Float64Array.of(4, 9, 12),
+      articleIds: Float64Array.of(1, 1, 2),
+      lengths: Float64Array.of(3, 2, 4),
+      termOffsets: Int32Array.of(0, 2, 3, 5),
+      termIds: Int32Array.of(0, 2, 1, 0, 1),
+      termFrequencies: Float32Array.of(1, 2, 1, 3, 1),
+      pairOffsets: Int32Array.of(0, 1, 1, 2),
+      pairs: Uint32Array.of(77, 5),
+    }
+    const origin = { indexFormat: 3, database: 'x', seq: 8, lastChange: 'add 12' }
+    const slices = encodeSnapshotSlices(compact, origin, 2)
+    let count = 0
+    let step = slices.next()
+    for (; !step.done; step = slices.next()) count += 1
+    expect(count).toBeGreaterThan(10)
+    expect(Buffer.concat(step.value)).toEqual(Buffer.concat(encodeSnapshot(compact, origin)))
+    const decoded = decodeSnapshot(Buffer.concat(step.value))
+    if ('problem' in decoded) throw new Error(decoded.problem)
+    expect(Array.from(decoded.compact.termIds)).toEqual([0, 2, 1, 0, 1])
+    expect(Array.from(decoded.compact.termFrequencies)).toEqual([1, 2, 1, 3, 1])
   })
 
   it('rebuilds when the snapshot is corrupt, of another format, or of another database', async () => {

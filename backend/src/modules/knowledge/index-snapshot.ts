@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-import type { CompactIndex } from '../../retrieval/bm25-index'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import type { Bm25Index, CompactIndex } from '../../retrieval/bm25-index'
 
 /**
  * A snapshot of the keyword index: its chunks as flat arrays (`CompactIndex`) and the change-log position they
@@ -10,6 +11,9 @@ import type { CompactIndex } from '../../retrieval/bm25-index'
  * layout changes: a file of another format is ignored and the index rebuilt.
  */
 export const SNAPSHOT_FORMAT = 1
+
+/** Terms and pairs copied (or values encoded) per turn of the event loop while a snapshot is written. */
+export const SNAPSHOT_SLICE = 50_000
 
 const MAGIC = Buffer.from('KBIDXSNP', 'latin1')
 const DIGEST_BYTES = 32
@@ -32,49 +36,73 @@ export interface SnapshotHeader extends SnapshotOrigin {
 }
 
 type SectionType = 'f64' | 'i32' | 'u32' | 'u16' | 'u8' | 'f32' | 'utf8'
+type NumberType = Exclude<SectionType, 'utf8'>
 
 const BYTES: Record<SectionType, number> = { f64: 8, i32: 4, u32: 4, u16: 2, u8: 1, f32: 4, utf8: 1 }
 
+/** Bytes hashed per slice of a snapshot's encoding, per value converted in one: hashing a byte costs less. */
+const ENCODE_SLICE_FACTOR = 8
+
 /** The narrowest type that holds every term frequency exactly. */
-function frequencyType(frequencies: Float32Array): SectionType {
+function* frequencyType(frequencies: Float32Array, valuesPerSlice: number): Generator<void, NumberType, void> {
   let largest = 0
-  for (const frequency of frequencies) {
-    if (!Number.isInteger(frequency)) return 'f32'
-    if (frequency > largest) largest = frequency
+  for (let start = 0; start < frequencies.length; start += valuesPerSlice) {
+    yield
+    const end = Math.min(frequencies.length, start + valuesPerSlice)
+    for (let position = start; position < end; position += 1) {
+      const frequency = frequencies[position] as number
+      if (!Number.isInteger(frequency)) return 'f32'
+      if (frequency > largest) largest = frequency
+    }
   }
   return largest <= 0xff ? 'u8' : largest <= 0xffff ? 'u16' : 'f32'
 }
 
-function asBytes(values: ArrayLike<number>, type: SectionType): Uint8Array {
-  const typed =
-    type === 'u8' ? Uint8Array.from(values)
-    : type === 'u16' ? Uint16Array.from(values)
-    : type === 'f32' ? (values instanceof Float32Array ? values : Float32Array.from(values))
-    : type === 'i32' ? (values instanceof Int32Array ? values : Int32Array.from(values))
-    : type === 'u32' ? (values instanceof Uint32Array ? values : Uint32Array.from(values))
-    : values instanceof Float64Array ? values : Float64Array.from(values)
+type TypedValues = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array
+
+const CONSTRUCTORS = { f64: Float64Array, f32: Float32Array, i32: Int32Array, u32: Uint32Array, u16: Uint16Array, u8: Uint8Array } as const
+
+/** The values as bytes of `type`: a view when they already are of it, else converted a slice at a time. */
+function* asBytes(values: TypedValues, type: NumberType, valuesPerSlice: number): Generator<void, Uint8Array, void> {
+  const Constructor = CONSTRUCTORS[type]
+  let typed: TypedValues = values
+  if (!(values instanceof Constructor)) {
+    typed = new Constructor(values.length)
+    for (let start = 0; start < values.length; start += valuesPerSlice) {
+      yield
+      typed.set(values.subarray(start, start + valuesPerSlice), start)
+    }
+  }
   return new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength)
 }
 
 /** The snapshot file's bytes. Throws when a term cannot be stored (it holds a NUL character). */
 export function encodeSnapshot(compact: CompactIndex, origin: SnapshotOrigin): Buffer[] {
+  return drain(encodeSnapshotSlices(compact, origin, Number.POSITIVE_INFINITY))
+}
+
+/**
+ * What `encodeSnapshot` returns, converted and hashed about `valuesPerSlice` values (or 8 × as many bytes) per
+ * `next()`, so that the caller can let other work run between slices.
+ */
+export function* encodeSnapshotSlices(compact: CompactIndex, origin: SnapshotOrigin, valuesPerSlice: number): Generator<void, Buffer[], void> {
   if (compact.vocabulary.some((term) => term.includes('\0'))) throw new Error('A term holds a NUL character')
   const vocabulary = Buffer.from(compact.vocabulary.join('\0'), 'utf8')
   const sections: { name: SnapshotHeader['sections'][number]['name']; type: SectionType; bytes: Uint8Array; length: number }[] = [
     { name: 'vocabulary', type: 'utf8', bytes: vocabulary, length: vocabulary.length },
   ]
-  const add = (name: keyof Omit<CompactIndex, 'vocabulary'>, type: SectionType) => {
+  function* add(name: keyof Omit<CompactIndex, 'vocabulary'>, type: NumberType) {
     const values = compact[name]
-    sections.push({ name, type, bytes: asBytes(values, type), length: values.length })
+    sections.push({ name, type, bytes: yield* asBytes(values, type, valuesPerSlice), length: values.length })
   }
-  add('chunkIds', 'f64')
-  add('articleIds', 'f64')
-  add('lengths', 'f64')
-  add('termOffsets', 'i32')
-  add('termIds', compact.vocabulary.length <= 0x10000 ? 'u16' : 'i32')
-  add('termFrequencies', frequencyType(compact.termFrequencies))
-  add('pairOffsets', 'i32')
-  add('pairs', 'u32')
+  yield* add('chunkIds', 'f64')
+  yield* add('articleIds', 'f64')
+  yield* add('lengths', 'f64')
+  yield* add('termOffsets', 'i32')
+  yield* add('termIds', compact.vocabulary.length <= 0x10000 ? 'u16' : 'i32')
+  yield* add('termFrequencies', yield* frequencyType(compact.termFrequencies, valuesPerSlice))
+  yield* add('pairOffsets', 'i32')
+  yield* add('pairs', 'u32')
   const header: SnapshotHeader = {
     ...origin,
     format: SNAPSHOT_FORMAT,
@@ -93,9 +121,45 @@ export function encodeSnapshot(compact: CompactIndex, origin: SnapshotOrigin): B
     offset += padding + bytes.byteLength
   }
   const hash = createHash('sha256')
-  for (const part of parts) hash.update(part)
+  const bytesPerSlice = valuesPerSlice * ENCODE_SLICE_FACTOR
+  for (const part of parts) {
+    for (let start = 0; start < part.length; start += bytesPerSlice) {
+      yield
+      hash.update(part.subarray(start, start + bytesPerSlice))
+    }
+  }
   parts.push(hash.digest())
   return parts
+}
+
+/** Runs the slices one after another, without turns between them. */
+function drain<T>(slices: Generator<void, T, void>): T {
+  for (;;) {
+    const step = slices.next()
+    if (step.done) return step.value
+  }
+}
+
+/** Runs the slices one after another, giving the event loop a turn between them. */
+async function drainYielding<T>(slices: Generator<void, T, void>): Promise<T> {
+  for (;;) {
+    const step = slices.next()
+    if (step.done) return step.value
+    await nextTurn()
+  }
+}
+
+/**
+ * Writes a snapshot of `index` as it is at this call, which must be at log position `origin.seq`. The copy and
+ * the encoding run about `entriesPerSlice` terms at a time with a turn of the event loop between slices, so a
+ * large index does not stop the process from answering; the index may change meanwhile (the copy is taken
+ * now). Returns the bytes written.
+ */
+export async function writeSnapshot(file: string, index: Bm25Index, origin: SnapshotOrigin, entriesPerSlice = SNAPSHOT_SLICE): Promise<number> {
+  const copy = index.compactSlices(entriesPerSlice)
+  const compact = await drainYielding(copy)
+  const parts = await drainYielding(encodeSnapshotSlices(compact, origin, entriesPerSlice))
+  return writeSnapshotFile(file, parts)
 }
 
 /** The header of a snapshot, without checking its contents; undefined when the bytes are not one. */

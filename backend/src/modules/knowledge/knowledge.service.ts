@@ -4,7 +4,7 @@ import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Paramete
 import { chunkArticle } from '../../retrieval/chunker'
 import { parseQuery } from '../../retrieval/query'
 import { ChunkSetDigest } from './index-digest'
-import { decodeSnapshot, encodeSnapshot, readSnapshotFile, readSnapshotFileHeader, SNAPSHOT_FORMAT, writeSnapshotFile, type SnapshotOrigin } from './index-snapshot'
+import { decodeSnapshot, readSnapshotFile, readSnapshotFileHeader, SNAPSHOT_FORMAT, writeSnapshot, type SnapshotOrigin } from './index-snapshot'
 import { knowledgeRepository as repository, type ChunkRecord, type NewChunk } from './knowledge.repository'
 
 /**
@@ -34,14 +34,27 @@ export interface KnowledgeServiceOptions {
   snapshotFile?: string
   /** Changes applied since the last snapshot before `follow()` writes a new one (default 5000). */
   snapshotAfterChanges?: number
+  /** Terms copied or values encoded per turn of the event loop while a snapshot is written (default SNAPSHOT_SLICE). */
+  snapshotSlice?: number
 }
 
-/** How the index was loaded at start, and what writing the last snapshot cost: /healthz and the benchmarks report it. */
+/** How the index was loaded at start: /healthz reports it. */
 export interface IndexLoadReport {
   source: 'snapshot' | 'rebuild'
   /** Why no snapshot was used, when the index was rebuilt. */
   reason?: string
   milliseconds: number
+}
+
+/** The newest usable snapshot known to be in the file, and what writing it cost when this process wrote it: /healthz reports it. */
+export interface SnapshotReport {
+  /** The log position it reflects. */
+  seq: number
+  /** When this process wrote it (absent when it loaded it, or another process sharing the file wrote it). */
+  writtenAt?: string
+  /** From copying the index to the file's rename, including the turns other work got meanwhile. */
+  milliseconds?: number
+  bytes?: number
 }
 
 export interface RetrievedChunk extends ChunkRecord {
@@ -72,9 +85,11 @@ export class KnowledgeService {
   private queuedReplay: Promise<void> | undefined
   private stopFollowing: (() => Promise<void>) | undefined
   private followTimer: NodeJS.Timeout | undefined
-  /** The log position of the newest snapshot known to be in the file (-1: none usable). */
-  private snapshotSeq = -1
+  /** The newest snapshot known to be in the file (none usable: undefined). */
+  snapshotReport: SnapshotReport | undefined
   private snapshotting: Promise<void> | undefined
+  /** The write in progress: a second caller waits for it rather than copy the index twice. */
+  private writingSnapshot: Promise<number> | undefined
   private readonly snapshotAfterChanges: number
   /**
    * Whether the log may hold changes not yet replayed. While following, a search replays only then: set when a
@@ -167,19 +182,28 @@ export class KnowledgeService {
       return `corrupt: ${(error as Error).message}`
     }
     this.install(index, header.seq)
-    this.snapshotSeq = header.seq
+    this.snapshotReport = { seq: header.seq }
     return undefined
   }
 
   /**
    * Writes a snapshot when none usable is in the file or `snapshotAfterChanges` changes were applied since the
-   * last one, unless another process sharing the file has written a recent enough one. The index and its
-   * position are copied in one turn of the event loop, so they agree. Returns the bytes written, or 0.
+   * last one, unless another process sharing the file has written a recent enough one. The snapshot holds the
+   * index as it is at the position it records, copied and encoded in slices with turns of the event loop between
+   * them while replays go on (ADR 145). Returns the bytes written, or 0.
    */
-  async writeSnapshotIfDue(): Promise<number> {
+  writeSnapshotIfDue(): Promise<number> {
+    if (this.writingSnapshot) return this.writingSnapshot.then(() => 0)
+    const writing = this.writeSnapshotNowIfDue().finally(() => (this.writingSnapshot = undefined))
+    this.writingSnapshot = writing
+    return writing
+  }
+
+  private async writeSnapshotNowIfDue(): Promise<number> {
     const file = this.options.snapshotFile
     if (!file || this.lastSeq === 0) return 0
-    if (this.snapshotSeq >= 0 && this.lastSeq - this.snapshotSeq < this.snapshotAfterChanges) return 0
+    const known = this.snapshotReport?.seq
+    if (known !== undefined && this.lastSeq - known < this.snapshotAfterChanges) return 0
     const existing = await readSnapshotFileHeader(file)
     if (
       existing &&
@@ -190,7 +214,7 @@ export class KnowledgeService {
       this.lastSeq - existing.seq < this.snapshotAfterChanges &&
       existing.lastChange === (await repository.changeFingerprint(this.db, existing.seq))
     ) {
-      this.snapshotSeq = existing.seq
+      if (existing.seq !== known) this.snapshotReport = { seq: existing.seq }
       return 0
     }
     // The snapshot must record the position of the index it copies: read again if a replay moved on meanwhile.
@@ -201,9 +225,10 @@ export class KnowledgeService {
       if (!current) return 0
       if (this.lastSeq === seq) break
     }
-    const parts = encodeSnapshot(this.index.toCompact(), current)
-    const bytes = await writeSnapshotFile(file, parts)
-    this.snapshotSeq = current.seq
+    // Same turn as the check above: the copy writeSnapshot takes before its first await is the index at `current.seq`.
+    const started = performance.now()
+    const bytes = await writeSnapshot(file, this.index, current, this.options.snapshotSlice)
+    this.snapshotReport = { seq: current.seq, writtenAt: new Date().toISOString(), milliseconds: performance.now() - started, bytes }
     return bytes
   }
 
