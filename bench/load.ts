@@ -6,7 +6,7 @@
  * For each storage, a child process (bench/lib/load-server.ts) seeds the SciFact corpus (≈8.3k chunks), starts
  * buildBackend() on 127.0.0.1:0 and signs in; autocannon then drives /ask_qa, /admin/get_articles and
  * /query_logs at 10 and 50 connections for a bounded time each. Every /ask_qa is answered in the server process
- * (retrieval + extractive answer) and logged in one write (ADR 140). Finally /ask_qa runs once more with
+ * (retrieval + extractive answer) and logged in one write, shared with the questions of the same turn (ADR 140, 160). Finally /ask_qa runs once more with
  * 100k chunks (on the PostgreSQL server by default, --large-storage pglite for PGlite). Results: bench/results/load.md and load.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -275,7 +275,7 @@ const report = [
   '',
   table,
   '',
-  'ask_qa: POST /ask_qa with a SciFact claim (rotating); each call is answered in the server process (KnowledgeService.search + composeExtractiveAnswer) and logged in one write, finished (ADR 140).',
+  'ask_qa: POST /ask_qa with a SciFact claim (rotating through the 300 test claims); each call is answered in the server process (KnowledgeService.search + composeExtractiveAnswer) and logged finished, in one statement with the other questions answered in the same turn (ADR 140, 160).',
   'server CPU ms/resp: CPU time (user + system) of the server process during the run, per response; 1000 / it is what one free core would serve. The machine is shared: the load average before and after each run says how much else ran.',
   'get_articles: GET /admin/get_articles, 30 a page, newest first. query_logs: GET /query_logs, 50 a page. All with the API key and an administrator bearer token.',
   '',
