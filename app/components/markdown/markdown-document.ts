@@ -166,6 +166,8 @@ function textOf(nodes: MarkdownNode[]): string {
     .map((node) => {
       if (typeof node === 'string') return node
       const words = 'text' in node ? node.text : node.type === 'table' ? [node.head, ...node.rows].flat().map(textOf).join(' ') : 'children' in node ? textOf(node.children) : ''
+      // A heading ends where its section starts: on one line they would read as one sentence.
+      if (node.type === 'heading' && !/[.!?:;,…]\s*$/.test(words)) return ` ${words.trimEnd()}. `
       return BLOCKS.has(node.type) ? ` ${words} ` : words
     })
     .join('')
