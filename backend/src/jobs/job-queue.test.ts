@@ -2,15 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../db/database'
 import { migrate } from '../db/migrate'
 import { JobLostError, JobQueue, JobStoppedError } from './job-queue'
-
-/** Polls `check` until it holds; fails after `attempts` tries (a bound on waiting, not a timed assertion). */
-async function eventually(check: () => Promise<boolean>, attempts = 400, pauseMs = 25): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, pauseMs))
-  }
-  throw new Error('the condition never held')
-}
+import { eventually } from '../testing/eventually'
 
 describe('job queue', () => {
   let db: Database

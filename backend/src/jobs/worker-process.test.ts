@@ -5,6 +5,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { digestOf } from '../modules/knowledge/index-digest'
 import { freshPostgresUrl, isPostgresAvailable, TEST_ADMIN_PASSWORD, TEST_API_KEY } from '../testing/test-backend'
+import { eventually as eventuallyWithin } from '../testing/eventually'
 
 const postgresAvailable = await isPostgresAvailable()
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url))
@@ -54,14 +55,8 @@ async function call(baseUrl: string, path: string, init: { method?: string; body
   return { status: response.status, body: (await response.json()) as any }
 }
 
-/** Polls `check` until it holds; fails after `attempts` tries (a bound on waiting, not a timed assertion). */
-async function eventually(check: () => Promise<boolean>, attempts = 2400, pauseMs = 25): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, pauseMs))
-  }
-  throw new Error('the condition never held')
-}
+/** Polls `check` until it holds, for up to a minute: processes start and stop here. */
+const eventually = (check: () => Promise<boolean>, attempts = 2400, pauseMs = 25) => eventuallyWithin(check, attempts, pauseMs)
 
 describe.skipIf(!postgresAvailable)('API processes and workers on one PostgreSQL database', () => {
   const processes: Process[] = []

@@ -4,17 +4,9 @@ import { migrate } from '../../db/migrate'
 import { freshPostgresUrl, isPostgresAvailable, startTestBackend, type TestBackend } from '../../testing/test-backend'
 import { digestOf } from './index-digest'
 import { KnowledgeService } from './knowledge.service'
+import { eventually } from '../../testing/eventually'
 
 const postgresAvailable = await isPostgresAvailable()
-
-/** Polls `check` until it holds; fails after `attempts` tries (a bound on waiting, not a timed assertion). */
-async function eventually(check: () => Promise<boolean>, attempts = 400, pauseMs = 25): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, pauseMs))
-  }
-  throw new Error('the condition never held')
-}
 
 /** A word found in one version of one article only: letters, so the tokenizer keeps it whole. */
 const marker = (round: number, server: number, position: number) => `zq${[round, server, position].map((n) => String.fromCharCode(97 + n)).join('')}q`

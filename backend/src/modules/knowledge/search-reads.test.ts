@@ -3,17 +3,9 @@ import { openDatabase, type Database } from '../../db/database'
 import { migrate } from '../../db/migrate'
 import { freshPostgresUrl, isPostgresAvailable } from '../../testing/test-backend'
 import { KnowledgeService } from './knowledge.service'
+import { eventually } from '../../testing/eventually'
 
 const postgresAvailable = await isPostgresAvailable()
-
-/** Polls `check` until it holds; fails after `attempts` tries (a bound on waiting, not a timed assertion). */
-async function eventually(check: () => Promise<boolean>, attempts = 400, pauseMs = 25): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, pauseMs))
-  }
-  throw new Error('the condition never held')
-}
 
 /** The database with every statement sent outside a transaction counted by the table it reads. */
 function counting(db: Database) {
