@@ -27,6 +27,8 @@ const everything = [parkingEligibility, parkingFees, parkingApply, buildingFees]
 const titlesOf = (chunks: CitableChunk[]) => chunks.map((chunk) => `${chunk.title}: ${chunk.text.split('\n')[0]}`)
 
 describe('passagesForSections', () => {
+  const watering = passage('Watering tomato plants', '# Watering tomato plants\n\nTomato plants need deep watering twice a week.')
+
   it('keeps in each section the passages about the subject and about that section, and counts the rest', () => {
     const [eligibility, fees, apply] = passagesForSections('parking permits', permitSections, [everything, everything, everything], weightOf)
     expect(titlesOf(eligibility.chunks)).toEqual(['Parking permits: ## Eligibility'])
@@ -36,7 +38,6 @@ describe('passagesForSections', () => {
   })
 
   it('keeps a passage on the subject in general when none names the subject’s rarer word', () => {
-    const watering = passage('Watering tomato plants', '# Watering tomato plants\n\nTomato plants need deep watering twice a week.')
     const frost = passage('Protecting plants from frost', 'Cover tender plants with fleece when frost is forecast, and water pots in the morning.')
     const sections = [
       { title: 'Watering', instructions: 'How often and how to water.' },
@@ -62,7 +63,6 @@ describe('passagesForSections', () => {
   })
 
   it('keeps an article that lost only in a general section, where passages share no aspect', () => {
-    const watering = passage('Watering tomato plants', '# Watering tomato plants\n\nTomato plants need deep watering twice a week.')
     const frost = passage('Protecting plants from frost', 'Cover tender plants with fleece when frost is forecast.')
     const sections = [
       { title: 'Summary', instructions: '' },

@@ -165,7 +165,8 @@ export class KnowledgeService {
     try {
       bytes = await readSnapshotFile(file)
     } catch (error) {
-      return `snapshot unreadable: ${(error as Error).message}`
+      // The code only: /healthz shows the reason, and a file system message names the data directory.
+      return `snapshot unreadable (${(error as NodeJS.ErrnoException).code ?? 'read error'})`
     }
     if (!bytes) return 'no snapshot yet'
     const decoded = decodeSnapshot(bytes)
