@@ -4,12 +4,14 @@
  *   npm run eval -- --dataset ../shared/datasets/scifact [--split test|train] [--json FILE] [--postgres URL] [--no-peers]
  *                   [--answer-folds 4] [--limit N]
  *   EMBEDDINGS_BASE_URL=… EMBEDDINGS_MODEL=… [EMBEDDINGS_API_KEY=…] npm run eval -- …   (vector, hybrid and MMR too)
+ *   LLM_BASE_URL=… [LLM_MODELS=…] [LLM_API_KEY=…] npm run eval -- …   (model answers beside the extractive ones)
  *
  * The product is measured through its real code: every document is published into an in-memory PGlite database
  * with the real migrations (article row + KnowledgeService.indexArticle in one transaction), then ranked by
  * KnowledgeService.search. For datasets whose queries carry gold answers (SQuAD style), the extractive answers
  * are scored too, with the knowledge base whole and with a quarter of its articles held out in turn (their
- * questions should get the not-found answer). Results go to bench/results/eval-<dataset>-<split>.{md,svg}.
+ * questions should get the not-found answer), and the model answers beside them when a language model endpoint is
+ * given. Results go to bench/results/eval-<dataset>-<split>.{md,svg}.
  */
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -27,6 +29,7 @@ import { createHybridEngines, hybridEvalConfig } from './lib/hybrid-eval'
 import { createPeerEngines, type SearchEngine } from './lib/peer-engines'
 import { BENCH_POSTGRES_URL, createPostgresEngine, probePostgres } from './lib/postgres-engine'
 import { createProductEngine, createProductIndexEngine, ingestIntoProduct, type ProductKnowledgeBase } from './lib/product-engine'
+import { createModelAnswerer, modelAnswerConfig, type EvalAnswerer } from './lib/model-answer-eval'
 import { describeMachine, formatMarkdownTable, formatNumber, log } from './lib/report'
 
 const loadAtStart = loadavg().map((value) => value.toFixed(1)).join(' / ')
@@ -47,6 +50,8 @@ interface EngineResult {
 }
 
 interface AnswerResult {
+  label: string
+  description: string
   /** Every article in the knowledge base. */
   whole: AnswerFigures
   /** Each fold of articles held out in turn; undefined when there are no folds. */
@@ -91,11 +96,15 @@ async function searchSafely(engine: SearchEngine, text: string, limit: number): 
   try {
     return await engine.search(text, limit)
   } catch (error) {
-    const known = failures.get(engine.name)
-    if (known) known.count += 1
-    else failures.set(engine.name, { count: 1, first: `${JSON.stringify(text)}: ${(error as Error).message}` })
+    recordFailure(engine.name, text, error)
     return []
   }
+}
+
+function recordFailure(name: string, text: string, error: unknown): void {
+  const known = failures.get(name)
+  if (known) known.count += 1
+  else failures.set(name, { count: 1, first: `${JSON.stringify(text)}: ${(error as Error).message}` })
 }
 
 /** Ranks every query to depth 100 for the quality metrics. */
@@ -133,15 +142,12 @@ async function measureEngine(engine: SearchEngine, dataset: BeirDataset, isProdu
 
 /** The ask path's answer to one question: KnowledgeService.search, then the extractive answer; null for not-found. */
 async function answerQuestion(base: ProductKnowledgeBase, question: string): Promise<string | null> {
-  let chunks: Awaited<ReturnType<ProductKnowledgeBase['knowledge']['search']>>
+  let chunks
   try {
     chunks = await base.knowledge.search(question, ANSWER_SOURCES)
   } catch (error) {
     // A question the search fails on gets no answer (counted as not-found) and is named in the notes.
-    const name = 'extractive answers (KnowledgeService.search)'
-    const known = failures.get(name)
-    if (known) known.count += 1
-    else failures.set(name, { count: 1, first: `${JSON.stringify(question)}: ${(error as Error).message}` })
+    recordFailure('extractive answers (KnowledgeService.search)', question, error)
     return null
   }
   return answerText(
@@ -152,43 +158,76 @@ async function answerQuestion(base: ProductKnowledgeBase, question: string): Pro
   )
 }
 
-/**
- * The answer figures for SQuAD-style queries (with gold answers): with every article in the knowledge base, then
- * with each fold of articles unpublished in turn (KnowledgeService.unindexArticle, then indexArticle again, as
- * unpublishing and publishing do), asking every question each time.
- */
-async function scoreAnswers(base: ProductKnowledgeBase, dataset: BeirDataset, foldCount: number): Promise<AnswerResult | undefined> {
-  const questions = dataset.queries.filter((query) => query.answers && query.answers.length > 0)
-  if (questions.length === 0) return undefined
-  const whole = new AnswerTally()
-  for (const query of questions) whole.addAnswerable(query, await answerQuestion(base, query.text))
-  log(`  answers, whole knowledge base: ${describeAnswers(whole.figures())}`)
-  if (foldCount === 0) return { whole: whole.figures(), heldOut: undefined, folds: 0 }
+/** The extractive answers, as /ask_qa gives them without a model. */
+function extractiveAnswerer(base: ProductKnowledgeBase): EvalAnswerer {
+  return {
+    label: 'extractive answers',
+    description:
+      `Extractive answers (composeExtractiveAnswer on the top ${ANSWER_SOURCES} chunks of KnowledgeService.search, as /ask_qa does without a model; ` +
+      `options ${JSON.stringify(defaultExtractiveAnswerOptions)}).`,
+    answer: (question) => answerQuestion(base, question),
+    notes: () => [],
+  }
+}
 
+/** An answerer's answer; a question it fails on gets no answer (counted as not-found) and is named in the notes. */
+async function answerSafely(answerer: EvalAnswerer, question: string): Promise<string | null> {
+  try {
+    return await answerer.answer(question)
+  } catch (error) {
+    recordFailure(answerer.label, question, error)
+    return null
+  }
+}
+
+/**
+ * The answer figures for SQuAD-style queries (with gold answers), for each answerer: with every article in the
+ * knowledge base, then with each fold of articles unpublished in turn (KnowledgeService.unindexArticle, then
+ * indexArticle again, as unpublishing and publishing do), asking every question each time.
+ */
+async function scoreAnswers(base: ProductKnowledgeBase, dataset: BeirDataset, foldCount: number, answerers: EvalAnswerer[]): Promise<AnswerResult[]> {
+  const questions = dataset.queries.filter((query) => query.answers && query.answers.length > 0)
+  if (questions.length === 0) return []
+  const whole = answerers.map(() => new AnswerTally())
+  for (const query of questions) {
+    for (const [position, answerer] of answerers.entries()) whole[position]?.addAnswerable(query, await answerSafely(answerer, query.text))
+  }
+  answerers.forEach((answerer, position) => log(`  ${answerer.label}, whole knowledge base: ${describeAnswers((whole[position] as AnswerTally).figures())}`))
+  const heldOut = answerers.map(() => new AnswerTally())
+  const folds = foldCount === 0 ? [] : heldOutFolds(dataset, foldCount)
   const documentsById = new Map(dataset.corpus.map((document) => [document.id, document]))
   const articleIdOf = new Map([...base.documentIdOf].map(([articleId, documentId]) => [documentId, articleId]))
   const articlesOf = new Map<BenchmarkQuery, Set<string>>(questions.map((query) => [query, articlesOfQuery(dataset, query, documentsById)]))
-  const heldOut = new AnswerTally()
-  const folds = heldOutFolds(dataset, foldCount)
-  for (const [position, fold] of folds.entries()) {
+  for (const [foldPosition, fold] of folds.entries()) {
     const held = new Set(fold)
     const documents = dataset.corpus.filter((document) => held.has(articleOf(document)))
     await base.db.transaction(async (tx) => {
       for (const document of documents) await base.knowledge.unindexArticle(tx, articleIdOf.get(document.id) as number)
     })
     for (const query of questions) {
-      const answer = await answerQuestion(base, query.text)
-      if ([...(articlesOf.get(query) ?? [])].some((article) => held.has(article))) heldOut.addHeldOut(answer)
-      else heldOut.addAnswerable(query, answer)
+      const isHeld = [...(articlesOf.get(query) ?? [])].some((article) => held.has(article))
+      for (const [position, answerer] of answerers.entries()) {
+        const answer = await answerSafely(answerer, query.text)
+        if (isHeld) heldOut[position]?.addHeldOut(answer)
+        else heldOut[position]?.addAnswerable(query, answer)
+      }
     }
     await base.db.transaction(async (tx) => {
       for (const document of documents) {
         await base.knowledge.indexArticle(tx, { id: articleIdOf.get(document.id) as number, title: document.title, content: document.text })
       }
     })
-    log(`  answers, fold ${position + 1} of ${folds.length} held out (${fold.length} articles, ${documents.length} documents): ${describeAnswers(heldOut.figures())} so far`)
+    answerers.forEach((answerer, position) =>
+      log(`  ${answerer.label}, fold ${foldPosition + 1} of ${folds.length} held out (${fold.length} articles, ${documents.length} documents): ${describeAnswers((heldOut[position] as AnswerTally).figures())} so far`),
+    )
   }
-  return { whole: whole.figures(), heldOut: heldOut.figures(), folds: folds.length }
+  return answerers.map((answerer, position) => ({
+    label: answerer.label,
+    description: answerer.description,
+    whole: (whole[position] as AnswerTally).figures(),
+    heldOut: folds.length > 0 ? (heldOut[position] as AnswerTally).figures() : undefined,
+    folds: folds.length,
+  }))
 }
 
 const percent = (share: number) => `${(100 * share).toFixed(1)}%`
@@ -205,7 +244,7 @@ function writeReport(
   dataset: BeirDataset,
   results: EngineResult[],
   ingestion: ProductKnowledgeBase['ingestion'],
-  answers: AnswerResult | undefined,
+  answers: AnswerResult[],
   notes: string[],
   sampleNote = '',
 ): string {
@@ -241,8 +280,9 @@ function writeReport(
       `(${questionCount} of ${dataset.queries.length} queries read as questions).`,
     '',
   ]
-  if (answers) {
-    const row = (label: string, figures: AnswerFigures) => [
+  if (answers.length > 0) {
+    const row = (answerer: AnswerResult, label: string, figures: AnswerFigures) => [
+      answerer.label,
       label,
       `${figures.answerable}`,
       `**${percent(figures.containsGoldShare)}**`,
@@ -251,17 +291,21 @@ function writeReport(
       figures.heldOut > 0 ? `${figures.heldOut}` : '–',
       figures.heldOut > 0 ? `**${percent(figures.heldOutNotFoundShare)}**` : '–',
     ]
+    const folds = answers[0]?.folds ?? 0
     lines.push(
-      `Extractive answers (composeExtractiveAnswer on the top ${ANSWER_SOURCES} chunks of KnowledgeService.search, as /ask_qa does; ` +
-        `options ${JSON.stringify(defaultExtractiveAnswerOptions)}). "Contains gold": the answer contains a gold answer after SQuAD normalisation, ` +
-        'a not-found answer counting as a miss; words: mean length of the answers given, citation markers left out. ' +
-        (answers.heldOut
-          ? `Held out: the articles are split into ${answers.folds} folds (round-robin in corpus order) and each fold is unpublished in turn; its questions should get the not-found answer, the others are asked of the rest.`
+      ...answers.map((answerer) => answerer.description),
+      '',
+      '"Contains gold": the answer contains a gold answer after SQuAD normalisation, a not-found answer counting as a miss; words: mean length of the answers given, citation markers left out. ' +
+        (folds > 0
+          ? `Held out: the articles are split into ${folds} folds (round-robin in corpus order) and each fold is unpublished in turn; its questions should get the not-found answer, the others are asked of the rest.`
           : ''),
       '',
       formatMarkdownTable(
-        ['knowledge base', 'answerable questions', 'contains gold', 'mean words', 'not-found (answerable)', 'held-out questions', 'not-found (held out)'],
-        [row('every article', answers.whole), ...(answers.heldOut ? [row(`a fold held out, ${answers.folds} folds`, answers.heldOut)] : [])],
+        ['answers', 'knowledge base', 'answerable questions', 'contains gold', 'mean words', 'not-found (answerable)', 'held-out questions', 'not-found (held out)'],
+        answers.flatMap((answerer) => [
+          row(answerer, 'every article', answerer.whole),
+          ...(answerer.heldOut ? [row(answerer, `a fold held out, ${answerer.folds} folds`, answerer.heldOut)] : []),
+        ]),
       ),
       '',
     )
@@ -304,7 +348,15 @@ async function main(): Promise<void> {
       results.push(await measureEngine(engine, dataset, true, seconds))
     }
 
-    const answers = await scoreAnswers(base, dataset, options.answerFolds)
+    // Model answers beside the extractive ones, when a language model endpoint is given (LLM_BASE_URL, LLM_MODELS, as
+    // the backend reads them).
+    const answerers = [extractiveAnswerer(base)]
+    const model = modelAnswerConfig(process.env)
+    const hasGoldAnswers = dataset.queries.some((query) => query.answers && query.answers.length > 0)
+    if (model && hasGoldAnswers) answerers.push(await createModelAnswerer(base, model))
+    else if (hasGoldAnswers) notes.push('Model answers not measured: no language model endpoint given (LLM_BASE_URL, LLM_MODELS).')
+    const answers = await scoreAnswers(base, dataset, options.answerFolds, answerers)
+    for (const answerer of answerers) notes.push(...answerer.notes())
 
     if (options.hasPeers) {
       for (const engine of createPeerEngines()) {
