@@ -33,6 +33,18 @@ test.describe('Phone layout', () => {
     expect(scrollWidth).toBeGreaterThan(clientWidth)
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width + 1)
   })
+
+  test('a table row with a date stays a couple of lines tall: the date and time do not wrap', async ({ page }) => {
+    await page.goto('/users')
+    await page.waitForLoadState('load')
+    const row = page.getByRole('table', { name: 'Users' }).getByRole('row').nth(1)
+    const created = row.locator('time')
+    await expect(created).toBeVisible()
+    // One line of text: a date wrapped word by word made the row about four lines (over 100 px) tall.
+    const lineHeight = await created.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight) || 24)
+    expect((await created.boundingBox())?.height ?? Infinity).toBeLessThan(lineHeight * 1.5)
+    expect((await row.boundingBox())?.height ?? Infinity).toBeLessThan(80)
+  })
 })
 
 test.describe('Markdown where people read', () => {

@@ -50,6 +50,7 @@ test.describe('Users', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click()
     await expect(table.getByRole('row')).toHaveCount(2)
     await expect(table).toContainText(`${prefix}.u07`)
+    await expect(page.getByRole('status').filter({ hasText: 'matching' })).toHaveText(`1 matching user for “${prefix}.u07”`)
   })
 
   test('filters by column with a match mode, ignoring case and accents, and sorts by a column', async ({ page }, testInfo) => {

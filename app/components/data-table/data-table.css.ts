@@ -25,6 +25,8 @@ export const tableWrap = style({
 
 // On a phone, columns keep a readable width and the box scrolls, rather than every title wrapping word by word.
 globalStyle(`${tableWrap} > table`, { '@media': { [NARROW]: { minWidth: '36rem' } } })
+// A date and time stays on one line: wrapped into a narrow column it made every row four lines tall.
+globalStyle(`${tableWrap} td time`, { whiteSpace: 'nowrap' })
 
 export const sortLink = style({ color: 'inherit', fontWeight: 600, textDecoration: 'none', whiteSpace: 'nowrap' })
 

@@ -123,7 +123,7 @@ export default function UsersRoute() {
       <ColumnFilters key={location.search} label="Filter users" action="/users" columns={FILTER_COLUMNS} values={filterValues} keep={keep} clearHref={clearHref} errors={filterErrors} />
       <FailureMessage failure={failure} />
       <p className={layout.muted} role="status">
-        {count === 0 ? 'No users' : `${count} ${isFiltered ? 'matching' : ''} users`.replace('  ', ' ')}
+        {count === 0 ? 'No users' : `${count} ${isFiltered ? 'matching ' : ''}${count === 1 ? 'user' : 'users'}`}
         {filter ? ` for “${filter}”` : ''}
       </p>
       <TableScroll label="Users" isBusy={isLoading}>
