@@ -34,16 +34,23 @@ test.describe('Phone layout', () => {
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width + 1)
   })
 
-  test('a table row with a date stays a couple of lines tall: the date and time do not wrap', async ({ page }) => {
-    await page.goto('/users')
-    await page.waitForLoadState('load')
-    const row = page.getByRole('table', { name: 'Users' }).getByRole('row').nth(1)
-    const created = row.locator('time')
-    await expect(created).toBeVisible()
-    // One line of text: a date wrapped word by word made the row about four lines (over 100 px) tall.
-    const lineHeight = await created.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight) || 24)
-    expect((await created.boundingBox())?.height ?? Infinity).toBeLessThan(lineHeight * 1.5)
-    expect((await row.boundingBox())?.height ?? Infinity).toBeLessThan(80)
+  test('table rows stay a few lines tall: a date breaks only between date and time, a long description is cut', async ({ page }) => {
+    for (const [path, name] of [
+      ['/users', 'Users'],
+      ['/articles', 'Published articles'],
+      ['/settings/templates', 'Templates'],
+    ]) {
+      await page.goto(path)
+      await page.waitForLoadState('load')
+      const row = page.getByRole('table', { name }).getByRole('row').nth(1)
+      const time = row.locator('time')
+      await expect(time).toBeVisible()
+      // At most two lines: a date and time wrapped word by word made every row four lines (over 100 px) tall.
+      const lineHeight = await time.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight) || 24)
+      expect((await time.boundingBox())?.height ?? Infinity, path).toBeLessThan(lineHeight * 2.5)
+      // A template's description took fourteen lines; a title may take three.
+      expect((await row.boundingBox())?.height ?? Infinity, path).toBeLessThanOrEqual(lineHeight * 5)
+    }
   })
 })
 

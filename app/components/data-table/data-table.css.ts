@@ -24,9 +24,10 @@ export const tableWrap = style({
 })
 
 // On a phone, columns keep a readable width and the box scrolls, rather than every title wrapping word by word.
-globalStyle(`${tableWrap} > table`, { '@media': { [NARROW]: { minWidth: '36rem' } } })
-// A date and time stays on one line: wrapped into a narrow column it made every row four lines tall.
-globalStyle(`${tableWrap} td time`, { whiteSpace: 'nowrap' })
+globalStyle(`${tableWrap} > table`, { '@media': { [NARROW]: { minWidth: '44rem' } } })
+
+/** A long text in a table cell shows its first three lines; its own page has the rest. */
+export const clamp = style({ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' })
 
 export const sortLink = style({ color: 'inherit', fontWeight: 600, textDecoration: 'none', whiteSpace: 'nowrap' })
 
@@ -82,7 +83,7 @@ export const control = style({
 
 export const pager = style({ display: 'flex', flexWrap: 'wrap', gap: '1rem', alignItems: 'center', marginTop: '1rem' })
 
-export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem' })
+export const actions = style({ display: 'flex', gap: '0.75rem', whiteSpace: 'nowrap' })
 
 export const numeric = style({ fontVariantNumeric: 'tabular-nums' })
 

@@ -269,7 +269,7 @@ export default function DraftsRoute() {
           <Form method="post" aria-labelledby="delete-all-heading">
             <p className={controls.field}>
               <label>
-                <input type="checkbox" name="confirm" required aria-invalid={deleteError ? true : undefined} /> Yes, delete all {allCount} drafts
+                <input type="checkbox" name="confirm" required aria-invalid={deleteError ? true : undefined} /> Yes, delete {allCount === 1 ? 'the 1 draft' : `all ${allCount} drafts`}
               </label>
               {deleteError ? (
                 <span className={controls.error} role="alert">

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import type { Template } from '../../../contracts/templates'
+import * as table from '~/components/data-table/data-table.css'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
@@ -72,7 +73,9 @@ export default function TemplatesRoute() {
       ) : null}
       <div className={layout.toolbar}>
         <Link to="/settings/templates/new">New template</Link>
-        <span className={layout.muted}>{total} templates</span>
+        <span className={layout.muted}>
+          {total} {total === 1 ? 'template' : 'templates'}
+        </span>
       </div>
       <TableScroll label="Templates">
         <table aria-label="Templates">
@@ -91,8 +94,12 @@ export default function TemplatesRoute() {
                 <td>
                   <Link to={`/settings/templates/${template.id}`}>{template.name}</Link>
                 </td>
-                <td>{template.description || '—'}</td>
-                <td>{template.sections.map((section) => section.title).join(' · ') || '—'}</td>
+                <td>
+                  <span className={table.clamp}>{template.description || '—'}</span>
+                </td>
+                <td>
+                  <span className={table.clamp}>{template.sections.map((section) => section.title).join(' · ') || '—'}</span>
+                </td>
                 <td>
                   <LocalTime iso={template.updated_at} />
                 </td>
