@@ -21,3 +21,12 @@ export function formatTimestamp(iso: string, timeZone?: string): { date: string;
     time: `${Number(parts.hour)}:${pad(Number(parts.minute))}:${pad(Number(parts.second))} ${String(parts.dayPeriod).toLowerCase()}`,
   }
 }
+
+/** A duration as people read it: "35 ms" under a second, "1.2 s" under a minute, then "2 min 5 s". */
+export function formatDuration(milliseconds: number): string {
+  if (!Number.isFinite(milliseconds) || milliseconds < 0) return '—'
+  if (milliseconds < 1000) return `${Math.round(milliseconds)} ms`
+  if (milliseconds < 60_000) return `${(milliseconds / 1000).toFixed(1)} s`
+  const seconds = Math.round(milliseconds / 1000)
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`
+}

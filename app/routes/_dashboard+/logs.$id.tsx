@@ -25,6 +25,7 @@ import { readerHref } from '~/utils/reader'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { assertOnlyTypedFieldsFailed, readFormData, unknownIntent } from '~/utils/form.server'
+import { formatDuration } from '~/utils/format'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data && 'log' in data ? `Log ${data.log.id}` : 'Log')
 
@@ -140,7 +141,7 @@ export default function LogRoute() {
           {log.duration_ms !== null ? (
             <>
               <dt>Took</dt>
-              <dd>{(log.duration_ms / 1000).toFixed(1)} s</dd>
+              <dd>{formatDuration(log.duration_ms)}</dd>
             </>
           ) : null}
         </dl>
