@@ -1,4 +1,4 @@
-import { composeExtractiveAnswer, type ExtractiveAnswerOptions } from '../retrieval/extractive-answer'
+import { composeExtractiveAnswer, layOutAnswer, type ExtractiveAnswerOptions } from '../retrieval/extractive-answer'
 import { tokenize } from '../retrieval/text'
 import type { CitableChunk, CitationList } from './citations'
 import { compositionOf, type ComposedPart, type ComposeRequest, type Composition, type StreamingComposer } from './composer'
@@ -23,7 +23,7 @@ export function composeCitedAnswer(
   if (!extract) return null
   // Cite in source order so that, in a fresh list, the best-ranked cited passage is [1].
   for (const sourceIndex of extract.citedSourceIndexes) citations.cite(chunks[sourceIndex])
-  const text = extract.sentences.map((sentence) => `${sentence.text} [${citations.cite(chunks[sentence.sourceIndex])}]`).join(' ')
+  const text = layOutAnswer(extract.sentences, (index) => `[${citations.cite(chunks[extract.sentences[index].sourceIndex])}]`)
   return { text, citedChunkIds: extract.citedSourceIndexes.map((sourceIndex) => chunks[sourceIndex].chunkId), unsupported: [] }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, countChunkTerms, createIndexedChunk } from './bm25-index';
 import { splitSentences } from './chunker';
-import { composeExtractiveAnswer, rankAnswerSentences, type AnswerSource } from './extractive-answer';
+import { composeExtractiveAnswer, layOutAnswer, rankAnswerSentences, type AnswerSource } from './extractive-answer';
 
 const sources: AnswerSource[] = [
   {
@@ -218,8 +218,26 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       'Submit the form.',
     ]);
     expect(answer?.citedSourceIndexes).toEqual([0]);
+    // The steps read as a numbered list, each cited once.
+    expect(answer?.text).toBe(
+      '1. Open the Dashboard and select the Articles tab. [1]\n2. Open the Add article form. [1]\n3. Enter a title. [1]\n4. Submit the form. [1]',
+    );
     // A question that does not ask how gets the one step.
     expect(composeExtractiveAnswer('Which form adds an article?', guide, idfOf(guide))?.sentences).toEqual([{ text: 'Open the Add article form.', sourceIndex: 0 }]);
+  });
+
+  it('keeps a step of several sentences on one line of the list, cited after its last sentence', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 32,
+        title: 'How to publish a draft',
+        text: 'Drafts wait for review.\n\n- Open the Drafts tab.\n- Choose the draft. Its preview opens beside the list.\n- Press Publish.',
+      },
+    ];
+    const answer = composeExtractiveAnswer('How do I publish a draft?', guide, idfOf(guide));
+    expect(answer?.sentences.map(({ step }) => step)).toEqual([1, 2, 2, 3]);
+    expect(answer?.text).toBe('1. Open the Drafts tab. [1]\n2. Choose the draft. Its preview opens beside the list. [1]\n3. Press Publish. [1]');
+    expect(layOutAnswer([{ text: 'One.' }, { text: 'Two.' }], (index) => `[${index + 1}]`)).toBe('One. [1] Two. [2]');
   });
 
   it('answers not-found when the passages are about something else than what was asked', () => {

@@ -12,11 +12,28 @@ export interface AnswerSource {
 }
 
 export interface ExtractiveAnswer {
-  /** Chosen sentences in source then sentence order, each followed by "[n]" (1-based source index). */
+  /**
+   * Chosen sentences in source then sentence order, each followed by "[n]" (1-based source index); a procedure's
+   * steps as a numbered Markdown list, one step a line.
+   */
   text: string;
   /** 0-based indexes into `sources` of the sources cited, ascending. */
   citedSourceIndexes: number[];
-  sentences: { text: string; sourceIndex: number }[];
+  /** For a procedure, `step` is the 1-based number of the step each sentence belongs to (a step may have several). */
+  sentences: { text: string; sourceIndex: number; step?: number }[];
+}
+
+/** One line per step, "1. First sentence. Second sentence. [n]", when the sentences are a procedure's; else running text, each sentence cited. */
+export function layOutAnswer(sentences: readonly { text: string; step?: number }[], citationOf: (index: number) => string): string {
+  if (!sentences.some((sentence) => sentence.step !== undefined)) return sentences.map(({ text }, index) => `${text} ${citationOf(index)}`).join(' ');
+  const lines: string[] = [];
+  sentences.forEach(({ text, step }, index) => {
+    const last = index === sentences.length - 1 || sentences[index + 1]?.step !== step;
+    const line = `${text}${last ? ` ${citationOf(index)}` : ''}`;
+    if (index > 0 && sentences[index - 1]?.step === step) lines[lines.length - 1] += ` ${line}`;
+    else lines.push(`${step ?? lines.length + 1}. ${line}`);
+  });
+  return lines.join('\n');
 }
 
 export interface ExtractiveAnswerOptions {
@@ -110,7 +127,14 @@ interface Candidate {
   /** Share of the question's weight the sentence covers (corpus weights only). */
   coverage: number;
   score: number;
-  list?: { text: string; sentenceIndex: number }[];
+  list?: ListSentence[];
+}
+
+/** A sentence of a list, and whether it starts an item (the others continue the item before them). */
+interface ListSentence {
+  text: string;
+  sentenceIndex: number;
+  startsItem: boolean;
 }
 
 function termWeight(weightOf: (term: string) => number, term: string): number {
@@ -206,7 +230,7 @@ export interface AnswerCandidate {
   typeMatch: boolean | undefined;
   score: number;
   /** For a list item: every sentence of its list, in order (the item's own included). */
-  list?: readonly { text: string; sentenceIndex: number }[];
+  list?: readonly ListSentence[];
 }
 
 /** The candidate sentences of an answer, best first, with what the selection needs to judge them. */
@@ -319,7 +343,7 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     pairs: number;
     words: number;
     normalized: string;
-    list?: { text: string; sentenceIndex: number }[];
+    list?: ListSentence[];
   }
   const sentences: Sentence[] = [];
   const titleTerms = sources.map((source) => new Set(tokenizedText(source.title).terms));
@@ -330,12 +354,13 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     let sentenceIndex = -1;
     const analyzed = analyzedPassage(source.text);
     // The sentences of each list, by block: a list item's list is its block, from its first item on.
-    const lists = new Map<number, { text: string; sentenceIndex: number }[]>();
+    const lists = new Map<number, ListSentence[]>();
     analyzed.forEach((sentence, index) => {
       if (sentence.kind === 'heading') return;
       const list = lists.get(sentence.block);
-      if (list) list.push({ text: sentence.text, sentenceIndex: index });
-      else if (sentence.kind === 'item') lists.set(sentence.block, [{ text: sentence.text, sentenceIndex: index }]);
+      const entry = { text: sentence.text, sentenceIndex: index, startsItem: sentence.kind === 'item' };
+      if (list) list.push(entry);
+      else if (sentence.kind === 'item') lists.set(sentence.block, [entry]);
     });
     for (const sentence of analyzed) {
       sentenceIndex += 1;
@@ -440,9 +465,13 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // A how-to question answered by a step of a list gets the whole list: one step alone ("Open the Add article
   // form.") does not tell how.
   if (ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS) {
-    const steps = first.list.map(({ text }) => ({ text, sourceIndex: first.sourceIndex }));
+    let step = 0;
+    const steps = first.list.map(({ text, startsItem }) => {
+      if (startsItem || step === 0) step += 1;
+      return { text, sourceIndex: first.sourceIndex, step };
+    });
     return {
-      text: steps.map(({ text, sourceIndex }) => `${text} [${sourceIndex + 1}]`).join(' '),
+      text: layOutAnswer(steps, () => `[${first.sourceIndex + 1}]`),
       citedSourceIndexes: [first.sourceIndex],
       sentences: steps,
     };
