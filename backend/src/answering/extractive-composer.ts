@@ -23,7 +23,7 @@ export function composeCitedAnswer(
   if (!extract) return null
   // Cite in source order so that, in a fresh list, the best-ranked cited passage is [1].
   for (const sourceIndex of extract.citedSourceIndexes) citations.cite(chunks[sourceIndex])
-  const text = layOutAnswer(extract.sentences, (index) => `[${citations.cite(chunks[extract.sentences[index].sourceIndex])}]`)
+  const text = layOutAnswer(extract.sentences, (index) => `[${citations.cite(chunks[extract.sentences[index].sourceIndex])}]`, extract.numbered)
   return { text, citedChunkIds: extract.citedSourceIndexes.map((sourceIndex) => chunks[sourceIndex].chunkId), unsupported: [] }
 }
 

@@ -27,6 +27,8 @@ export interface SentenceInfo {
   kind: SentenceKind;
   /** Index of the Markdown block (paragraph, list or heading) it belongs to: a list's items share one. */
   block: number;
+  /** For a list item: whether it is numbered ("1. …"), as a procedure's steps are. */
+  ordered?: boolean;
 }
 
 const DEFAULT_MAX_WORDS = 180;
@@ -46,6 +48,8 @@ const SENTENCE_END = /[.!?]+["'\u201d\u2019)\]]*(?=\s|$)/gu;
 
 const HEADING_LINE = /^#{1,6}(?:\s|$)/;
 const LIST_ITEM_MARKER = /^(?:[-*+]|\d{1,3}[.)])\s+/;
+/** A numbered item's start, after any quote markers. */
+const ORDERED_ITEM = /^\s*(?:>\s*)*\d{1,3}[.)]\s/;
 const QUOTE_MARKER = /^(?:>\s?)+/;
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
@@ -215,8 +219,11 @@ export function analyzeSentences(text: string): SentenceInfo[] {
   const source = normalizeNewlines(text);
   const sentences: SentenceInfo[] = [];
   for (const span of scanSpans(source)) {
-    const sentence = stripMarkdown(source.slice(span.start, span.end));
-    if (hasWordContent(sentence)) sentences.push({ text: sentence, kind: span.kind, block: span.block });
+    const raw = source.slice(span.start, span.end);
+    const sentence = stripMarkdown(raw);
+    if (!hasWordContent(sentence)) continue;
+    if (span.kind === 'item') sentences.push({ text: sentence, kind: span.kind, block: span.block, ordered: ORDERED_ITEM.test(raw) });
+    else sentences.push({ text: sentence, kind: span.kind, block: span.block });
   }
   return sentences;
 }

@@ -226,12 +226,31 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('Which form adds an article?', guide, idfOf(guide))?.sentences).toEqual([{ text: 'Open the Add article form.', sourceIndex: 0 }]);
   });
 
+  it('answers a how-to question with the numbered steps about it, even when a sentence elsewhere repeats its words more', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 41,
+        title: 'How to review and publish drafts',
+        text:
+          'Everything new starts as a draft. Reviewing and publishing drafts requires the editor role.\n\n## Open the Drafts view\n\n' +
+          '1. Select the Articles tab.\n2. Open the Drafts view.\n\n## Where drafts come from\n\n- uploads,\n- crawls.\n\n## Publish\n\n' +
+          '1. Select Publish.\n2. Watch the progress bar. Publishing indexes the drafts.\n3. Wait for the job to finish.',
+      },
+    ];
+    const answer = composeExtractiveAnswer('How do I publish drafts?', guide, idfOf(guide));
+    expect(answer?.text).toBe('1. Select Publish. [1]\n2. Watch the progress bar. Publishing indexes the drafts. [1]\n3. Wait for the job to finish. [1]');
+    // Not a how-to question: the sentence that says it.
+    expect(composeExtractiveAnswer('Who may publish drafts?', guide, idfOf(guide))?.text).toMatch(/^Reviewing and publishing drafts requires the editor role\. \[1\]/);
+    // A bulleted list is not a procedure: it keeps its bullets.
+    expect(composeExtractiveAnswer('How do drafts come from crawls?', guide, idfOf(guide))?.text).toBe('- uploads, [1]\n- crawls. [1]');
+  });
+
   it('keeps a step of several sentences on one line of the list, cited after its last sentence', () => {
     const guide: AnswerSource[] = [
       {
         articleId: 32,
         title: 'How to publish a draft',
-        text: 'Drafts wait for review.\n\n- Open the Drafts tab.\n- Choose the draft. Its preview opens beside the list.\n- Press Publish.',
+        text: 'Drafts wait for review.\n\n1. Open the Drafts tab.\n2. Choose the draft. Its preview opens beside the list.\n3. Press Publish.',
       },
     ];
     const answer = composeExtractiveAnswer('How do I publish a draft?', guide, idfOf(guide));

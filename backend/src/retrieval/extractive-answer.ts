@@ -19,19 +19,24 @@ export interface ExtractiveAnswer {
   text: string;
   /** 0-based indexes into `sources` of the sources cited, ascending. */
   citedSourceIndexes: number[];
-  /** For a procedure, `step` is the 1-based number of the step each sentence belongs to (a step may have several). */
+  /** For a list, `step` is the 1-based number of the item each sentence belongs to (an item may have several). */
   sentences: { text: string; sourceIndex: number; step?: number }[];
+  /** Whether the list is numbered (a procedure's steps) rather than bulleted. */
+  numbered?: boolean;
 }
 
-/** One line per step, "1. First sentence. Second sentence. [n]", when the sentences are a procedure's; else running text, each sentence cited. */
-export function layOutAnswer(sentences: readonly { text: string; step?: number }[], citationOf: (index: number) => string): string {
+/**
+ * One line per item, "1. First sentence. Second sentence. [n]" (or "- …" for a bulleted list), when the sentences are
+ * a list's; else running text, each sentence cited.
+ */
+export function layOutAnswer(sentences: readonly { text: string; step?: number }[], citationOf: (index: number) => string, numbered = true): string {
   if (!sentences.some((sentence) => sentence.step !== undefined)) return sentences.map(({ text }, index) => `${text} ${citationOf(index)}`).join(' ');
   const lines: string[] = [];
   sentences.forEach(({ text, step }, index) => {
     const last = index === sentences.length - 1 || sentences[index + 1]?.step !== step;
     const line = `${text}${last ? ` ${citationOf(index)}` : ''}`;
     if (index > 0 && sentences[index - 1]?.step === step) lines[lines.length - 1] += ` ${line}`;
-    else lines.push(`${step ?? lines.length + 1}. ${line}`);
+    else lines.push(`${numbered ? `${step ?? lines.length + 1}.` : '-'} ${line}`);
   });
   return lines.join('\n');
 }
@@ -135,6 +140,8 @@ interface ListSentence {
   text: string;
   sentenceIndex: number;
   startsItem: boolean;
+  /** Whether it starts a numbered item. */
+  ordered: boolean;
 }
 
 function termWeight(weightOf: (term: string) => number, term: string): number {
@@ -251,12 +258,23 @@ export interface RankedSentences {
   words: number[];
   /** Whether the question asks how to do something ("How do I add an article?"): a list of steps answers it whole. */
   asksHowTo: boolean;
+  /**
+   * For a how-to question, the numbered list of the sources most about it, when there is one: its steps, and the
+   * share of the question's weight its heading and steps cover (words only its article's title has count less).
+   */
+  procedure?: { sourceIndex: number; steps: readonly ListSentence[]; coverage: number };
 }
 
 /** "How do I …", "How can we …", "How to …": a question whose answer is a procedure. */
 const HOW_TO = /^\s*how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
 const MAX_STEPS = 10;
+/**
+ * A how-to question is answered by a numbered list whose heading and steps cover at least this share of its weight
+ * (title-only words at TITLE_TERM_DISCOUNT), even when a sentence outside it scored better: "Reviewing and publishing
+ * drafts requires the editor role" repeats the question's words, the steps under "Publish" answer it.
+ */
+const MIN_PROCEDURE_COVERAGE = 0.6;
 
 /**
  * The share of the question's attainable BM25 score each source reaches (see `RankedSentences.evidence`): a passage
@@ -358,7 +376,7 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     analyzed.forEach((sentence, index) => {
       if (sentence.kind === 'heading') return;
       const list = lists.get(sentence.block);
-      const entry = { text: sentence.text, sentenceIndex: index, startsItem: sentence.kind === 'item' };
+      const entry = { text: sentence.text, sentenceIndex: index, startsItem: sentence.kind === 'item', ordered: sentence.ordered === true };
       if (list) list.push(entry);
       else if (sentence.kind === 'item') lists.set(sentence.block, [entry]);
     });
@@ -437,14 +455,59 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     return covered / totalWeight;
   });
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
+  const asksHowTo = HOW_TO.test(question);
   return {
     candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list }) => ({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list })),
     sourceCoverage,
     termShares,
     evidence: passageEvidence(question, sources, weightOf),
     words: candidates.map((candidate) => candidate.words),
-    asksHowTo: HOW_TO.test(question),
+    asksHowTo,
+    procedure: asksHowTo ? bestProcedure(sources, weights, totalWeight) : undefined,
   };
+}
+
+/**
+ * The numbered list of the sources (2 to MAX_STEPS sentences) whose heading and steps cover most of the question's
+ * weight; words found only in its article's title count TITLE_TERM_DISCOUNT. Ties go to the better-ranked source.
+ */
+function bestProcedure(
+  sources: readonly AnswerSource[],
+  weights: ReadonlyMap<string, number>,
+  totalWeight: number,
+): RankedSentences['procedure'] {
+  let best: RankedSentences['procedure'];
+  sources.forEach((source, sourceIndex) => {
+    const title = new Set(tokenizedText(source.title).terms);
+    let heading: readonly string[] = [];
+    let list: { block: number; steps: ListSentence[]; stems: Set<string> } | undefined;
+    const consider = () => {
+      if (!list || list.steps.length < 2 || list.steps.length > MAX_STEPS) return;
+      let covered = 0;
+      for (const [term, weight] of weights) {
+        if (list.stems.has(term)) covered += weight;
+        else if (title.has(term)) covered += weight * TITLE_TERM_DISCOUNT;
+      }
+      const coverage = covered / totalWeight;
+      if (!best || coverage > best.coverage) best = { sourceIndex, steps: list.steps, coverage };
+    };
+    analyzedPassage(source.text).forEach((sentence, index) => {
+      if (list && sentence.block !== list.block) {
+        consider();
+        list = undefined;
+      }
+      if (sentence.kind === 'heading') {
+        heading = sentence.stems;
+        return;
+      }
+      if (!list && sentence.kind === 'item' && sentence.ordered) list = { block: sentence.block, steps: [], stems: new Set(heading) };
+      if (!list) return;
+      list.steps.push({ text: sentence.text, sentenceIndex: index, startsItem: sentence.kind === 'item', ordered: sentence.ordered === true });
+      for (const stem of sentence.stems) list.stems.add(stem);
+    });
+    consider();
+  });
+  return best;
 }
 
 /**
@@ -463,17 +526,25 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   if ((sourceCoverage[first.sourceIndex] ?? 0) < minSourceCoverage) return null;
 
   // A how-to question answered by a step of a list gets the whole list: one step alone ("Open the Add article
-  // form.") does not tell how.
-  if (ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS) {
+  // form.") does not tell how. A numbered list about the question answers it even when another sentence scored better.
+  const procedure =
+    ranked.procedure && ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE
+      ? ranked.procedure
+      : ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
+        ? { sourceIndex: first.sourceIndex, steps: first.list }
+        : undefined;
+  if (procedure) {
     let step = 0;
-    const steps = first.list.map(({ text, startsItem }) => {
+    const steps = procedure.steps.map(({ text, startsItem }) => {
       if (startsItem || step === 0) step += 1;
-      return { text, sourceIndex: first.sourceIndex, step };
+      return { text, sourceIndex: procedure.sourceIndex, step };
     });
+    const numbered = procedure.steps[0]?.ordered === true;
     return {
-      text: layOutAnswer(steps, () => `[${first.sourceIndex + 1}]`),
-      citedSourceIndexes: [first.sourceIndex],
+      text: layOutAnswer(steps, () => `[${procedure.sourceIndex + 1}]`, numbered),
+      citedSourceIndexes: [procedure.sourceIndex],
       sentences: steps,
+      numbered,
     };
   }
 
