@@ -155,6 +155,7 @@ async function answerQuestion(base: ProductKnowledgeBase, question: string): Pro
     chunks.map((chunk) => ({ articleId: chunk.articleId, title: chunk.title, text: chunk.text, score: chunk.score })),
     base.knowledge.termWeight,
     defaultExtractiveAnswerOptions,
+    base.knowledge.correctTerm,
   )
 }
 

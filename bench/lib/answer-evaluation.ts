@@ -92,8 +92,14 @@ export function articlesOfQuery(dataset: BeirDataset, query: BenchmarkQuery, doc
 }
 
 /** The answer text as the user reads it, without citation markers; null for the not-found answer. */
-export function answerText(question: string, sources: AnswerSource[], weightOf: (term: string) => number, options: ExtractiveAnswerOptions): string | null {
-  const answer = composeExtractiveAnswer(question, sources, weightOf, options)
+export function answerText(
+  question: string,
+  sources: AnswerSource[],
+  weightOf: (term: string) => number,
+  options: ExtractiveAnswerOptions,
+  correctTerm?: (term: string) => string | undefined,
+): string | null {
+  const answer = composeExtractiveAnswer(question, sources, weightOf, options, correctTerm)
   return answer ? answer.sentences.map((sentence) => sentence.text).join(' ') : null
 }
 
@@ -119,13 +125,14 @@ export function prepareAnswerCases(dataset: BeirDataset, folds: string[][]): Ans
     const heldOut = new Set(fold)
     const index = buildIndex(allChunks.filter((chunk) => !heldOut.has(articleOf(dataset.corpus[chunk.articleId - 1] as CorpusDocument))))
     const weightOf = (term: string) => index.idf(term)
+    const correctTerm = (term: string) => index.correction(term)
     for (const query of questions) {
-      const sources = index.search(parseQuery(query.text), ANSWER_SOURCES).map((hit) => {
+      const sources = index.search(parseQuery(query.text, { correctTerm }), ANSWER_SOURCES).map((hit) => {
         const document = dataset.corpus[hit.articleId - 1] as CorpusDocument
         return { articleId: hit.articleId, title: document.title, text: (byId.get(hit.chunkId) as CorpusChunk).text, score: hit.score }
       })
       const isHeldOut = [...articlesOfQuery(dataset, query, documentsById)].some((article) => heldOut.has(article))
-      cases.push({ query, ranked: rankAnswerSentences(query.text, sources, weightOf), isHeldOut })
+      cases.push({ query, ranked: rankAnswerSentences(query.text, sources, weightOf, correctTerm), isHeldOut })
     }
   }
   return cases

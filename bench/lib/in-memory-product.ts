@@ -36,7 +36,7 @@ export function buildIndex(chunks: readonly IndexedChunk[], parameters: Bm25Para
 export function searchDocuments(index: Bm25Index, corpus: readonly CorpusDocument[], query: string, limit: number, parsing?: QueryParsingOptions): string[] {
   const ranking: string[] = []
   const seen = new Set<number>()
-  for (const hit of index.search(parseQuery(query, parsing), limit * 4)) {
+  for (const hit of index.search(parseQuery(query, { correctTerm: (term) => index.correction(term), ...parsing }), limit * 4)) {
     if (seen.has(hit.articleId)) continue
     seen.add(hit.articleId)
     ranking.push((corpus[hit.articleId - 1] as CorpusDocument).id)

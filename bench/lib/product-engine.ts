@@ -109,7 +109,7 @@ export async function createProductIndexEngine(base: ProductKnowledgeBase): Prom
     async index() {},
     async search(query, limit) {
       return rankArticles(
-        index.search(parseQuery(query), limit * CHUNKS_PER_DOCUMENT).map((hit) => hit.articleId),
+        index.search(parseQuery(query, { correctTerm: (term) => index.correction(term) }), limit * CHUNKS_PER_DOCUMENT).map((hit) => hit.articleId),
         base.documentIdOf,
         limit,
       )

@@ -24,6 +24,8 @@ export interface Reasoning {
 
 export interface ReasoningDependencies {
   weightOf: (stem: string) => number
+  /** The index's reading of a misspelt word (KnowledgeService.correctTerm). */
+  correctTerm?: (stem: string) => string | undefined
   /** The configured language model; without one, the deterministic pair plans and writes. */
   llm?: LlmProvider
   /** Bot settings: the voice of model-written parts (template_bot_* for template sections). */
@@ -42,7 +44,7 @@ export interface ReasoningDependencies {
  */
 export function createReasoning(settings: AgentSettings, dependencies: ReasoningDependencies): Reasoning {
   const lexical = new LexicalPlanner()
-  const extractive = new ExtractiveComposer(dependencies.weightOf)
+  const extractive = new ExtractiveComposer(dependencies.weightOf, dependencies.correctTerm)
   const { llm, promptSettings } = dependencies
   if (!llm || !promptSettings) return { planner: lexical, composer: extractive }
   const variant = dependencies.variant ?? 'general'

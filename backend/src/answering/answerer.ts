@@ -148,7 +148,7 @@ export class QuestionAnswerer {
     }
 
     const citations = new CitationList()
-    const quoted = await new ExtractiveComposer(retriever.termWeight).composePart({ question: request.question, chunks, citations })
+    const quoted = await new ExtractiveComposer(retriever.termWeight, retriever.correctTerm).composePart({ question: request.question, chunks, citations })
     const note = fallback ? modelFailureNote(fallback) : null
     const text = quoted?.text ?? NOT_FOUND_ANSWER
     yield { type: 'delta', text }

@@ -13,12 +13,14 @@ export function composeCitedAnswer(
   weightOf: (term: string) => number,
   citations: CitationList,
   options: ExtractiveAnswerOptions = {},
+  correctTerm?: (stem: string) => string | undefined,
 ): ComposedPart | null {
   const extract = composeExtractiveAnswer(
     question,
     chunks.map((chunk) => ({ articleId: chunk.articleId, title: chunk.title, text: chunk.text })),
     weightOf,
     options,
+    correctTerm,
   )
   if (!extract) return null
   // Cite in source order so that, in a fresh list, the best-ranked cited passage is [1].
@@ -31,17 +33,21 @@ export function composeCitedAnswer(
 export class ExtractiveComposer implements StreamingComposer {
   readonly name = 'extractive'
 
-  constructor(private readonly weightOf: (stem: string) => number) {}
+  constructor(
+    private readonly weightOf: (stem: string) => number,
+    /** The index's reading of a misspelt word (`Bm25Index.correction`), so that the answer reads the question as the search did. */
+    private readonly correctTerm?: (stem: string) => string | undefined,
+  ) {}
 
   async composePart({ question, focus, chunks, citations }: ComposeRequest): Promise<ComposedPart | null> {
     if (chunks.length === 0) return null
-    if (!focus) return composeCitedAnswer(question, chunks, this.weightOf, citations)
+    if (!focus) return composeCitedAnswer(question, chunks, this.weightOf, citations, {}, this.correctTerm)
     // Focus words count only where the passages use them: they steer the choice of sentences, while a word no
     // passage contains ("Recommendation") would only make every sentence look off-topic.
     const questionStems = new Set(tokenize(question))
     const passageStems = new Set(chunks.flatMap((chunk) => tokenize(`${chunk.title}\n${chunk.text}`)))
     const weightOf = (stem: string) => (questionStems.has(stem) || passageStems.has(stem) ? this.weightOf(stem) : 0)
-    return composeCitedAnswer(`${question}\n${focus}`, chunks, weightOf, citations)
+    return composeCitedAnswer(`${question}\n${focus}`, chunks, weightOf, citations, {}, this.correctTerm)
   }
 
   /** The quoted answer comes whole: choosing sentences needs all of them. */

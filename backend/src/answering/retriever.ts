@@ -16,6 +16,8 @@ export interface KeywordSearch {
   search(query: string, limit: number): Promise<SearchHit[]>
   /** How informative a stem is in the corpus (its idf); 0 for a stem no passage has. */
   termWeight(stem: string): number
+  /** The indexed stem an unknown one misspells, as the search reads it; undefined when none. */
+  correctTerm?(stem: string): string | undefined
 }
 
 export interface RetrievalOptions {
@@ -34,6 +36,8 @@ export interface Retriever {
   retrieve(query: string, options: RetrievalOptions): Promise<CitableChunk[]>
   /** The corpus weight of a stem (see KeywordSearch.termWeight): composers judge coverage and support with it. */
   termWeight(stem: string): number
+  /** See KeywordSearch.correctTerm. */
+  correctTerm?(stem: string): string | undefined
 }
 
 export const toCitableChunk = (hit: SearchHit): CitableChunk => ({
@@ -60,6 +64,8 @@ export class KeywordRetriever implements Retriever {
   }
 
   termWeight = (stem: string): number => this.index.termWeight(stem)
+
+  correctTerm = (stem: string): string | undefined => this.index.correctTerm?.(stem)
 }
 
 /** How much an earlier question of the conversation counts, beside the follow-up's own words (which count 1). */

@@ -261,6 +261,11 @@ describe('restarts and the demo knowledge base', () => {
       const answer = await server.call('/ask_qa', { method: 'POST', body: { command: 'How do I add an article?' } })
       expect(answer.body.found).toBe(true)
       expect(answer.body.source_list.length).toBeGreaterThan(0)
+      // The demo guide's how-to questions get their steps as a numbered list, typos and all.
+      expect(answer.body.result).toMatch(/^1\. Open the Dashboard and select the Articles tab\. \[1\]\n2\. Open the Add article form\./)
+      const typed = await server.call('/ask_qa', { method: 'POST', body: { command: 'How do I publsh drafts?' } })
+      expect(typed.body.found).toBe(true)
+      expect(typed.body.result).toMatch(/^1\. Select Publish\. \[1\]\n2\. Watch the progress bar\./)
       const compost = await server.call('/ask_qa', { method: 'POST', body: { command: 'How often should the compost heap be turned?' } })
       expect(compost.body.result).toContain('turn the heap every fortnight')
     } finally {

@@ -1,4 +1,5 @@
 import { isPairTerm, pairTerm, type Query } from './query';
+import { closestIndexedTerm, isCorrectable } from './spelling';
 import { termFrequencies, tokenize, tokenizeWithWords } from './text';
 
 /**
@@ -374,6 +375,9 @@ function grown<T extends Int32Array | Float32Array | Float64Array | Uint32Array>
   return larger;
 }
 
+/** Unknown query terms whose correction is kept at most (the cache empties when full or when the index changes). */
+const MAX_KEPT_CORRECTIONS = 2000;
+
 /**
  * Collects chunks into a `CompactIndex` without building postings: the first half of a bulk load
  * (`Bm25Index.fromCompact` is the second). Terms are counted and filtered exactly as `Bm25Index.add` does.
@@ -636,6 +640,9 @@ export class Bm25Index {
   private totalLength = 0;
   /** Changes whenever N or the total length does, which invalidates every posting list's impacts. */
   private statisticsVersion = 0;
+  /** Corrections found (null: none) while the statistics were at `correctionsVersion`. */
+  private readonly corrections = new Map<string, string | null>();
+  private correctionsVersion = -1;
   /** Slots used so far (live or free). */
   private slotCount = 0;
   /** Per-slot arrays: the chunk's id (NaN when free), article and length, and the search accumulators (valid when epochs[slot] is the current epoch). */
@@ -888,6 +895,29 @@ export class Bm25Index {
   /** Number of chunks containing the term. */
   documentFrequency(term: string): number {
     return this.postings.get(term)?.count ?? 0;
+  }
+
+  /**
+   * The indexed term an unknown `term` most likely misspells (spelling.ts), or undefined: for a term some chunk has,
+   * for one that cannot be a typo, and when no indexed term is close. Answers are kept until the index changes.
+   */
+  correction(term: string): string | undefined {
+    if (this.documentFrequency(term) > 0 || !isCorrectable(term) || isPairTerm(term)) return undefined;
+    if (this.correctionsVersion !== this.statisticsVersion || this.corrections.size >= MAX_KEPT_CORRECTIONS) {
+      this.corrections.clear();
+      this.correctionsVersion = this.statisticsVersion;
+    }
+    const kept = this.corrections.get(term);
+    if (kept !== undefined) return kept ?? undefined;
+    const postings = this.postings;
+    const found = closestIndexedTerm(
+      term,
+      (function* () {
+        for (const [candidate, entry] of postings) if (entry.count > 0 && !isPairTerm(candidate)) yield [candidate, entry.count] as [string, number];
+      })(),
+    );
+    this.corrections.set(term, found ?? null);
+    return found;
   }
 
   /** Non-negative BM25 idf: ln(1 + (N − df + 0.5) / (df + 0.5)). */

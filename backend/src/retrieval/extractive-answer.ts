@@ -219,8 +219,9 @@ export function composeExtractiveAnswer(
   sources: AnswerSource[],
   weightOf: (term: string) => number,
   options: ExtractiveAnswerOptions = {},
+  correctTerm?: (term: string) => string | undefined,
 ): ExtractiveAnswer | null {
-  const ranked = rankAnswerSentences(question, sources, weightOf);
+  const ranked = rankAnswerSentences(question, sources, weightOf, correctTerm);
   return ranked ? selectAnswerSentences(ranked, options) : null;
 }
 
@@ -281,10 +282,15 @@ const MIN_PROCEDURE_COVERAGE = 0.6;
  * that has the question's rarest words, often and side by side, is evidence; one that shares a common word or two
  * is not, however it ranked among the others.
  */
-export function passageEvidence(question: string, sources: readonly Pick<AnswerSource, 'title' | 'text'>[], weightOf: (term: string) => number): number[] {
+export function passageEvidence(
+  question: string,
+  sources: readonly Pick<AnswerSource, 'title' | 'text'>[],
+  weightOf: (term: string) => number,
+  correctTerm?: (term: string) => string | undefined,
+): number[] {
   const { k1 } = knowledgeBaseBm25Parameters;
   const proximityWeight = knowledgeBaseBm25Parameters.questionProximityWeight ?? 0;
-  const query = parseQuery(question);
+  const query = parseQuery(question, { correctTerm });
   const weights = new Map<string, number>();
   let attainable = 0;
   for (const [term, queryWeight] of query.terms) {
@@ -333,9 +339,15 @@ export function passageEvidence(question: string, sources: readonly Pick<AnswerS
  * sorted best first (ties: earlier source, then earlier sentence). Null when the question has no search term or
  * no sentence any of them.
  */
-export function rankAnswerSentences(question: string, sources: AnswerSource[], weightOf: (term: string) => number): RankedSentences | null {
-  // The words that only name the kind of answer ("What year") are not what a sentence must say.
-  const query = parseQuery(question, { answerTypeWordWeight: 0 });
+export function rankAnswerSentences(
+  question: string,
+  sources: AnswerSource[],
+  weightOf: (term: string) => number,
+  correctTerm?: (term: string) => string | undefined,
+): RankedSentences | null {
+  // The words that only name the kind of answer ("What year") are not what a sentence must say. A misspelt word is
+  // read as the search read it (`correctTerm`, the index's correction).
+  const query = parseQuery(question, { answerTypeWordWeight: 0, correctTerm });
   const questionTerms = [...query.terms].filter(([, weight]) => weight > 0);
   if (questionTerms.length === 0 || sources.length === 0) return null;
   const weights = new Map<string, number>();
@@ -460,7 +472,7 @@ export function rankAnswerSentences(question: string, sources: AnswerSource[], w
     candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list }) => ({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list })),
     sourceCoverage,
     termShares,
-    evidence: passageEvidence(question, sources, weightOf),
+    evidence: passageEvidence(question, sources, weightOf, correctTerm),
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
     procedure: asksHowTo ? bestProcedure(sources, weights, totalWeight) : undefined,

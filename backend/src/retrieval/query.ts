@@ -23,6 +23,11 @@ export interface QueryParsingOptions {
   answerTypeWordWeight?: number;
   /** Query weight of the verbs that frame a question's request ("how do I get …"); default ANSWER_TYPE_WORD_WEIGHT. */
   requestVerbWeight?: number;
+  /**
+   * The indexed term an unknown term misspells, if any (`Bm25Index.correction`): a query word is read as its
+   * correction, unless the query capitalises it past its first word (a name, not a typo).
+   */
+  correctTerm?: (stem: string) => string | undefined;
 }
 
 /**
@@ -122,7 +127,17 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
     });
   }
 
-  const { terms: stems, words: wordStems } = tokenizeWithWords(searched);
+  const tokenized = tokenizeWithWords(searched);
+  let { terms: stems, words: wordStems } = tokenized;
+  const { correctTerm } = options;
+  if (correctTerm) {
+    // Names are capitalised: "Zorblax" is someone the knowledge base does not know, not a typo of "zebra".
+    const names = new Set<string>();
+    for (const word of text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.slice(1) ?? []) if (/^\p{Lu}/u.test(word)) for (const stem of tokenizeWithWords(word).terms) names.add(stem);
+    const corrected = (stem: string) => (names.has(stem) ? stem : (correctTerm(stem) ?? stem));
+    stems = stems.map(corrected);
+    wordStems = wordStems.map(corrected);
+  }
   // In a question, the verbs that frame the request ("how do I *get* a library card") weigh less: the passage that
   // answers need not use them.
   const requestStems = new Set<string>();

@@ -63,6 +63,8 @@ export class SearchRetriever implements Retriever {
 
   termWeight = (stem: string): number => this.options.keyword.termWeight(stem)
 
+  correctTerm = (stem: string): string | undefined => this.options.keyword.correctTerm?.(stem)
+
   /** The passages for a question with the given settings, best first. */
   async search(query: string, { limit, scoreThreshold }: RetrievalOptions, settings: RetrievalSettings): Promise<SearchHit[]> {
     const count = Math.max(0, Math.floor(limit))

@@ -202,6 +202,7 @@ export class AgentsService {
       signal: controller.signal,
       reasoning: createReasoning(agentSettings, {
         weightOf: this.knowledge.termWeight,
+        correctTerm: this.knowledge.correctTerm,
         llm: this.llm,
         promptSettings: botSettings,
         variant: job.payload.variant,

@@ -404,7 +404,7 @@ export class KnowledgeService {
    */
   async search(question: string, limit: number): Promise<RetrievedChunk[]> {
     if (!this.stopFollowing || this.stale) await this.sync()
-    const hits = this.index.search(parseQuery(question), limit)
+    const hits = this.index.search(parseQuery(question, { correctTerm: this.correctTerm }), limit)
     const missing = hits.filter((hit) => !this.records.has(hit.chunkId)).map((hit) => hit.chunkId)
     const read = new Map((await repository.chunkRecords(this.db, missing)).map((record) => [record.chunkId, record]))
     return hits.flatMap((hit) => {
@@ -435,6 +435,9 @@ export class KnowledgeService {
 
   /** The weight of a stem in this corpus (its BM25 idf), used to judge how much of a question a sentence covers. */
   termWeight = (term: string): number => this.index.idf(term)
+
+  /** The indexed term an unknown one misspells (`Bm25Index.correction`): how search reads a typo. */
+  correctTerm = (term: string): string | undefined => this.index.correction(term)
 
   get chunkCount(): number {
     return this.index.size
