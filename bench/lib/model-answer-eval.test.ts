@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { GARDEN_ARTICLES } from '../../backend/src/vectors/vectors.test-support'
-import { startOpenAiFixture, type OpenAiFixture } from '../../tests/fixtures/openai-fixture'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { useGardenEval } from './eval.test-support'
 import { createModelAnswerer, modelAnswerConfig } from './model-answer-eval'
-import { ingestIntoProduct, type ProductKnowledgeBase } from './product-engine'
 
 describe('the model answers of npm run eval', () => {
-  let fixture: OpenAiFixture
-  let base: ProductKnowledgeBase
+  const garden = useGardenEval()
 
-  beforeAll(async () => {
-    fixture = await startOpenAiFixture()
-    base = await ingestIntoProduct(GARDEN_ARTICLES.map((article, index) => ({ id: `d${index}`, title: article.title, text: article.content })))
-  })
-
-  afterAll(async () => {
-    await base?.close()
-    await fixture?.close()
-  })
-
-  beforeEach(() => fixture.reset())
+  beforeEach(() => garden.fixture.reset())
 
   it('are scored only when a language model endpoint is given, read as the backend reads it', () => {
     expect(modelAnswerConfig({ LLM_MODELS: 'fixture-chat' })).toBeUndefined()
@@ -32,13 +19,13 @@ describe('the model answers of npm run eval', () => {
   })
 
   it('asks the first model named with the retrieved passages and scores its answer without citation markers', async () => {
-    const config = modelAnswerConfig({ LLM_BASE_URL: fixture.baseUrl, LLM_MODELS: 'fixture-mini' })
-    const answerer = await createModelAnswerer(base, config!)
+    const config = modelAnswerConfig({ LLM_BASE_URL: garden.fixture.baseUrl, LLM_MODELS: 'fixture-mini' })
+    const answerer = await createModelAnswerer(garden.base, config!)
     expect(answerer.label).toBe('model answers (fixture-mini)')
     const answer = await answerer.answer('How often do tomato plants want a deep soak in hot spells?')
     expect(answer).toMatch(/deep soak every second or third day/)
     expect(answer).not.toMatch(/\[\d+\]/)
-    const chat = fixture.requests.filter((request) => request.messages)
+    const chat = garden.fixture.requests.filter((request) => request.messages)
     expect(chat).toHaveLength(1)
     expect(chat[0]?.model).toBe('fixture-mini')
     expect(JSON.stringify(chat[0]?.messages)).toContain('Watering tomatoes')
@@ -46,15 +33,15 @@ describe('the model answers of npm run eval', () => {
   })
 
   it('uses the endpoint default model when none is named, and gives not-found without asking when nothing matches', async () => {
-    const answerer = await createModelAnswerer(base, modelAnswerConfig({ LLM_BASE_URL: fixture.baseUrl })!)
+    const answerer = await createModelAnswerer(garden.base, modelAnswerConfig({ LLM_BASE_URL: garden.fixture.baseUrl })!)
     expect(answerer.label).toBe('model answers (fixture-chat)')
     expect(await answerer.answer('zyxwv qqqq')).toBeNull()
-    expect(fixture.requests.filter((request) => request.messages)).toHaveLength(0)
+    expect(garden.fixture.requests.filter((request) => request.messages)).toHaveLength(0)
   })
 
   it('counts the questions a failing model left to the quoted answer', async () => {
-    const answerer = await createModelAnswerer(base, modelAnswerConfig({ LLM_BASE_URL: fixture.baseUrl, LLM_MODELS: 'fixture-chat' })!)
-    fixture.script('server-error=500', { times: 10 })
+    const answerer = await createModelAnswerer(garden.base, modelAnswerConfig({ LLM_BASE_URL: garden.fixture.baseUrl, LLM_MODELS: 'fixture-chat' })!)
+    garden.fixture.script('server-error=500', { times: 10 })
     const answer = await answerer.answer('How often do tomato plants want a deep soak in hot spells?')
     expect(answer).toMatch(/deep soak/)
     const notes = answerer.notes()
