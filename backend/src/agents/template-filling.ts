@@ -1,5 +1,6 @@
 import type { Source } from '../../../contracts/ask'
 import { CitationList } from '../answering/citations'
+import { joinAnswerPieces } from '../retrieval/extractive-answer'
 import type { AgentState, SectionState } from './agent-state'
 import { subjectOf } from './lexical-planner'
 import type { StepContext } from './workflow-runtime'
@@ -54,7 +55,7 @@ export async function fillTemplate(
       context.reasoning.composer.composePart({ question: subject, focus, section: { title: section.title, instructions: section.instructions }, chunks, citations, signal: context.signal })
     const composed = (fresh.length > 0 ? await compose(fresh) : null) ?? (fresh.length < passages.length ? await compose(passages) : null)
     for (const chunkId of composed?.citedChunkIds ?? []) quoted.add(chunkId)
-    const text = [...statements, composed?.text].filter(Boolean).join(' ')
+    const text = joinAnswerPieces([...statements, composed?.text])
     const failures = evidence.filter((item) => item.failure !== null).map((item) => `${item.tool} failed: ${item.failure}`)
     const sourceNumbers = [...new Set((composed?.citedChunkIds ?? []).map((chunkId) => citations.numberOf(chunkId)!))].sort((a, b) => a - b)
     sections.push({

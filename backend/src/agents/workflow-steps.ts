@@ -1,6 +1,7 @@
 import type { AgentTraceEntry } from '../../../contracts/agents'
 import { CitationList } from '../answering/citations'
 import { NOT_FOUND_ANSWER } from '../answering/not-found'
+import { joinAnswerPieces } from '../retrieval/extractive-answer'
 import type { AgentState, Evidence, SubQuestion } from './agent-state'
 import { evidenceOf, textsOf, keyOf, passagesOf } from './evidence'
 import { GRADE_THRESHOLD, gradeCoverage, wordsOfStems } from './grading'
@@ -147,10 +148,10 @@ const compose: StepHandler = async (state, context) => {
     const evidence = evidenceOf(state, question)
     const statements = evidence.flatMap((item) => (item.statement ? [item.statement] : []))
     const composed = await context.reasoning.composer.composePart({ question: question.text, chunks: passagesOf(evidence), citations, signal: context.signal })
-    const text = [...statements, composed?.text].filter(Boolean).join(' ')
+    const text = joinAnswerPieces([...statements, composed?.text])
     if (text) answeredParts++
     const part = text || explainUnanswered(question.text, evidence)
-    parts.push(isMultipart ? `**${question.text}** ${part}` : part)
+    parts.push(isMultipart ? joinAnswerPieces([`**${question.text}**`, part]) : part)
   }
   const error = answeredParts === 0 ? failuresOf(state) : null
   const answer = answeredParts === 0 && !error ? NOT_FOUND_ANSWER : parts.join('\n\n')

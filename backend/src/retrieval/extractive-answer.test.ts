@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, countChunkTerms, createIndexedChunk } from './bm25-index';
 import { splitSentences } from './chunker';
-import { composeExtractiveAnswer, layOutAnswer, rankAnswerSentences, type AnswerSource } from './extractive-answer';
+import { composeExtractiveAnswer, joinAnswerPieces, layOutAnswer, rankAnswerSentences, type AnswerSource } from './extractive-answer';
 
 const sources: AnswerSource[] = [
   {
@@ -257,6 +257,11 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(answer?.sentences.map(({ step }) => step)).toEqual([1, 2, 2, 3]);
     expect(answer?.text).toBe('1. Open the Drafts tab. [1]\n2. Choose the draft. Its preview opens beside the list. [1]\n3. Press Publish. [1]');
     expect(layOutAnswer([{ text: 'One.' }, { text: 'Two.' }], (index) => `[${index + 1}]`)).toBe('One. [1] Two. [2]');
+    // Pieces join with a space, but a list starts on a line of its own, and so does what follows it.
+    expect(joinAnswerPieces(['**How do I publish?**', '1. Select Publish. [1]\n2. Wait. [1]', undefined, 'Then ask. [2]'])).toBe(
+      '**How do I publish?**\n\n1. Select Publish. [1]\n2. Wait. [1]\n\nThen ask. [2]',
+    );
+    expect(joinAnswerPieces(['**Who may publish?**', 'Editors may. [1]', null])).toBe('**Who may publish?** Editors may. [1]');
   });
 
   it('answers not-found when the passages are about something else than what was asked', () => {

@@ -25,6 +25,25 @@ export interface ExtractiveAnswer {
   numbered?: boolean;
 }
 
+/** A Markdown list item's line: "1. …", "- …". */
+const LIST_LINE = /^(?:\d{1,3}\.|-) /m;
+
+/**
+ * Joins pieces of an answer (statements, a composed part, a bold lead): with a space, except around a piece laid out
+ * as a list, which must start on a line of its own to stay a list.
+ */
+export function joinAnswerPieces(pieces: readonly (string | null | undefined)[]): string {
+  let joined = '';
+  let previousIsList = false;
+  for (const piece of pieces) {
+    if (!piece) continue;
+    const isList = LIST_LINE.test(piece);
+    joined += joined === '' ? piece : `${isList || previousIsList ? '\n\n' : ' '}${piece}`;
+    previousIsList = isList;
+  }
+  return joined;
+}
+
 /**
  * One line per item, "1. First sentence. Second sentence. [n]" (or "- …" for a bulleted list), when the sentences are
  * a list's; else running text, each sentence cited.
