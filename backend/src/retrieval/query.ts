@@ -1,3 +1,4 @@
+import { isEnglishWord } from './spelling';
 import { normalize, tokenizeWithWords } from './text';
 
 /**
@@ -131,12 +132,23 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
   let { terms: stems, words: wordStems } = tokenized;
   const { correctTerm } = options;
   if (correctTerm) {
-    // Names are capitalised: "Zorblax" is someone the knowledge base does not know, not a typo of "zebra".
-    const names = new Set<string>();
-    for (const word of text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.slice(1) ?? []) if (/^\p{Lu}/u.test(word)) for (const stem of tokenizeWithWords(word).terms) names.add(stem);
-    const corrected = (stem: string) => (names.has(stem) ? stem : (correctTerm(stem) ?? stem));
-    stems = stems.map(corrected);
-    wordStems = wordStems.map(corrected);
+    // Names are capitalised: "Zorblax" is someone the knowledge base does not know, not a typo of "zebra". An English
+    // word the knowledge base lacks ("hopeless") is not a typo of one it has ("homeless").
+    // (The word list is read only when some word has a correction to check.)
+    const corrections = new Map<string, string>();
+    for (const stem of new Set([...stems, ...wordStems])) {
+      const correction = correctTerm(stem);
+      if (correction !== undefined && correction !== stem) corrections.set(stem, correction);
+    }
+    if (corrections.size > 0) {
+      const surfaceWords = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+      surfaceWords.forEach((word, position) => {
+        if ((position > 0 && /^\p{Lu}/u.test(word)) || isEnglishWord(word)) for (const stem of tokenizeWithWords(word).terms) corrections.delete(stem);
+      });
+      const corrected = (stem: string) => corrections.get(stem) ?? stem;
+      stems = stems.map(corrected);
+      wordStems = wordStems.map(corrected);
+    }
   }
   // In a question, the verbs that frame the request ("how do I *get* a library card") weigh less: the passage that
   // answers need not use them.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Bm25Index, createIndexedChunk } from './bm25-index'
 import { composeExtractiveAnswer } from './extractive-answer'
 import { parseQuery } from './query'
-import { closestIndexedTerm, editDistanceWithin } from './spelling'
+import { closestIndexedTerm, editDistanceWithin, isEnglishWord } from './spelling'
 
 describe('editDistanceWithin', () => {
   it('counts insertions, deletions, substitutions and swaps of neighbours, and stops past its limit', () => {
@@ -58,6 +58,18 @@ describe('typos in questions', () => {
     expect(typed?.chunkId).toBe(meant?.chunkId)
     expect(index.correction('publish')).toBeUndefined()
     expect(index.correction('publsh')).toBe('publish')
+  })
+
+  it('does not correct an English word the knowledge base lacks: it is not a typo of one it has', () => {
+    const homes = new Bm25Index()
+    homes.add(createIndexedChunk(1, 1, 'Homeless shelters open at night.'))
+    homes.add(createIndexedChunk(2, 2, 'The homeless count is taken in winter.'))
+    const correctHome = (term: string) => homes.correction(term)
+    expect(homes.correction('hopeless')).toBe('homeless')
+    expect(isEnglishWord('Hopeless')).toBe(true)
+    expect(isEnglishWord('homless')).toBe(false)
+    expect(parseQuery('Is the situation hopeless?', { correctTerm: correctHome }).terms.has('hopeless')).toBe(true)
+    expect(parseQuery('Is the situation homless?', { correctTerm: correctHome }).terms.has('homeless')).toBe(true)
   })
 
   it('does not correct a capitalised name past the first word', () => {

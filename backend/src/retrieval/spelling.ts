@@ -2,10 +2,13 @@
  * Typo tolerance for queries: a query word that no chunk has ("publsh", "artcle") is read as the indexed word one
  * edit away (two for long words) that most chunks have. Words are compared as stems, the form the index keeps.
  *
- * Only a word that could be a typo is corrected: at least MIN_LENGTH letters, no digit, not capitalised in the
- * question (an unknown name is a name, not a typo: "Zorblax" must not become "zebra"), and only into a word at
- * least MIN_FREQUENCY chunks have. See ADR 165.
+ * Only a word that could be a typo is corrected: at least MIN_LENGTH letters, no digit, not an English word (an
+ * English word the knowledge base lacks, "hopeless", is not a typo of "homeless"), not capitalised in the question
+ * (an unknown name is a name: "Zorblax" must not become "zebra"), and only into a word at least MIN_FREQUENCY chunks
+ * have. See ADR 165.
  */
+import { readFileSync } from 'node:fs'
+import wordListPath from 'word-list'
 
 /** Shorter stems are not corrected: at one edit, "tap" is too close to too many words. */
 export const MIN_LENGTH = 5;
@@ -67,4 +70,15 @@ export function closestIndexedTerm(stem: string, vocabulary: Iterable<[string, n
     }
   }
   return best?.term;
+}
+
+let englishWords: ReadonlySet<string> | undefined
+
+/**
+ * Whether a word (any case) is in the English word list (the `word-list` package, 274,000 words with their
+ * inflections), read on first use.
+ */
+export function isEnglishWord(word: string): boolean {
+  englishWords ??= new Set(readFileSync(wordListPath, 'utf8').split('\n'))
+  return englishWords.has(word.toLowerCase())
 }
