@@ -28,6 +28,9 @@ describe('closestIndexedTerm', () => {
   it('reads an unknown word as the closest indexed one, the most frequent of equals', () => {
     expect(closestIndexedTerm('publsh', vocabulary)).toBe('publish')
     expect(closestIndexedTerm('artcl', vocabulary)).toBe('articl')
+    // "pulish" is one edit from "publish" (12 chunks), "polish" (3) and "punish" (1, too rare): the most frequent wins.
+    expect(closestIndexedTerm('pulish', vocabulary)).toBe('publish')
+    expect(closestIndexedTerm('pulish', vocabulary.filter(([term]) => term !== 'publish'))).toBe('polish')
   })
 
   it('leaves short words, words with digits and words nothing near has', () => {
