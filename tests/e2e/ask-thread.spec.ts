@@ -66,6 +66,10 @@ test.describe('Ask: a conversation', () => {
     const link = () => page.getByRole('region', { name: 'Your recent questions' }).locator(`a[href="/ask?thread=${thread}#answer"]`)
     await expect(link()).toHaveText(FIRST)
     await expect(link()).toHaveAttribute('aria-current', 'page')
+    // Threads that began alike are told apart by when they were last asked and how many questions they hold.
+    const item = link().locator('xpath=..')
+    await expect(item.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT\d\d:\d\d/)
+    await expect(item).toContainText('· 2 questions')
 
     // Reopened from the list, the thread shows its latest answer and what came before.
     await page.goto('/ask')

@@ -1,4 +1,5 @@
 import type { Source } from '../../../contracts/ask'
+import { LocalTime } from '~/components/local-time'
 import { MarkdownView } from '~/components/markdown/markdown-view'
 import * as layout from '~/styles/layout.css'
 import { sourceHref, type RenderedAnswer } from './answer-content'
@@ -49,7 +50,17 @@ export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
 }
 
 /** The user's own recent threads, each by its first question, the most recently continued first. */
-export function RecentThreads({ threads, currentThread }: { threads: { thread_id: number; command: string; turns: number }[]; currentThread: number | null }) {
+/**
+ * The asker's recent threads, each by its first question, with when it was last asked and how many questions it
+ * holds: threads that began with the same question are told apart.
+ */
+export function RecentThreads({
+  threads,
+  currentThread,
+}: {
+  threads: { thread_id: number; command: string; turns: number; last_asked: string }[]
+  currentThread: number | null
+}) {
   if (threads.length === 0) return null
   return (
     <section className={layout.card} aria-labelledby="recent-heading">
@@ -60,7 +71,11 @@ export function RecentThreads({ threads, currentThread }: { threads: { thread_id
             <a href={`/ask?thread=${thread.thread_id}#answer`} aria-current={thread.thread_id === currentThread ? 'page' : undefined}>
               {thread.command}
             </a>
-            {thread.turns > 1 ? <span className={layout.muted}> ({thread.turns} questions)</span> : null}
+            <span className={layout.muted}>
+              {' · '}
+              <LocalTime iso={thread.last_asked} />
+              {thread.turns > 1 ? ` · ${thread.turns} questions` : null}
+            </span>
           </li>
         ))}
       </ul>
