@@ -138,6 +138,19 @@ export function failuresOf(state: AgentState): string | null {
   return failures.length > 0 ? `Nothing could be answered; ${failures.map((item) => `${item.tool} failed: ${item.failure}`).join('; ')}` : null
 }
 
+/** A clause that asks rather than instructs: what, how, can, is … (not "list", "summarise"). */
+const ASKS = /^(?:what|how|why|when|where|who|whom|which|whose|can|could|does|do|did|is|are|was|were|should|will|would|may)\b/i
+
+/**
+ * A part's question as its bold heading: capitalised, and ending with "?" when it asks ("who can publish drafts", cut
+ * from "Who can publish drafts, and how …", reads "Who can publish drafts?").
+ */
+export function partHeading(question: string): string {
+  const text = question.trim()
+  const capitalised = text.charAt(0).toUpperCase() + text.slice(1)
+  return ASKS.test(text) && !/[.?!:]$/.test(text) ? `${capitalised}?` : capitalised
+}
+
 const compose: StepHandler = async (state, context) => {
   const startedAt = performance.now()
   const citations = new CitationList()
@@ -151,7 +164,7 @@ const compose: StepHandler = async (state, context) => {
     const text = joinAnswerPieces([...statements, composed?.text])
     if (text) answeredParts++
     const part = text || explainUnanswered(question.text, evidence)
-    parts.push(isMultipart ? joinAnswerPieces([`**${question.text}**`, part]) : part)
+    parts.push(isMultipart ? joinAnswerPieces([`**${partHeading(question.text)}**`, part]) : part)
   }
   const error = answeredParts === 0 ? failuresOf(state) : null
   const answer = answeredParts === 0 && !error ? NOT_FOUND_ANSWER : parts.join('\n\n')

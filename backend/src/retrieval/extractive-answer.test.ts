@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, countChunkTerms, createIndexedChunk } from './bm25-index';
 import { splitSentences } from './chunker';
-import { composeExtractiveAnswer, joinAnswerPieces, layOutAnswer, rankAnswerSentences, type AnswerSource } from './extractive-answer';
+import { composeExtractiveAnswer, joinAnswerPieces, layOutAnswer, rankAnswerSentences, type AnswerSource, type ExtractiveAnswerOptions } from './extractive-answer';
 
 const sources: AnswerSource[] = [
   {
@@ -181,6 +181,30 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     ]);
     // With the default margin a sentence that scores far below the best is left out, fresh words or not.
     expect(composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights)?.sentences).toHaveLength(1);
+  });
+
+  it('leaves out a further sentence that says again what the answer says', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 31, title: 'Deleting articles', text: 'Deleting an article does not delete any query logs.' },
+      { articleId: 32, title: 'Query logs', text: 'Deleting an article never deletes logs. Logs can be filtered by date.' },
+    ];
+    const question = 'What happens to the logs when I delete an article?';
+    const texts = (options: ExtractiveAnswerOptions) => composeExtractiveAnswer(question, guide, idfOf(guide), options)?.sentences.map(({ text }) => text);
+    expect(texts({})).toEqual(['Deleting an article never deletes logs.']);
+    // Without the check the paraphrase joins it.
+    expect(texts({ maxRedundancy: 1 })).toEqual(['Deleting an article does not delete any query logs.', 'Deleting an article never deletes logs.']);
+  });
+
+  it('never quotes a sentence that only points to another article', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 41, title: 'Drafts', text: 'Drafts are not used in answers until they are published. See "How to review and publish drafts".' },
+      { articleId: 42, title: 'How to review and publish drafts', text: 'Editors and administrators publish drafts from the Drafts view.' },
+    ];
+    const answer = composeExtractiveAnswer('Who can publish drafts?', guide, idfOf(guide), { maxScoreGap: Infinity, maxSentences: 3 });
+    expect(answer?.sentences.map(({ text }) => text)).toEqual([
+      'Drafts are not used in answers until they are published.',
+      'Editors and administrators publish drafts from the Drafts view.',
+    ]);
   });
 
   it('measures each passage\'s evidence against the most the question could score', () => {

@@ -81,6 +81,12 @@ export interface ExtractiveAnswerOptions {
   maxScoreGap?: number;
   /** …and the two together have at most this many words (default 60). */
   maxWords?: number;
+  /**
+   * …and at most this share of its words already said by the chosen ones (default 0.75): a sentence that says again what
+   * the answer says ("Deleting an article never deletes logs." after "Deleting an article does not delete any query
+   * logs.") adds words, not an answer.
+   */
+  maxRedundancy?: number;
 }
 
 /**
@@ -96,6 +102,7 @@ export const defaultExtractiveAnswerOptions: Readonly<Required<ExtractiveAnswerO
   minFreshCoverage: 0,
   maxScoreGap: 0.15,
   maxWords: 60,
+  maxRedundancy: 0.75,
 });
 /**
  * A question word that is also in the passage's title weighs this much in choosing among the passage's sentences:
@@ -285,6 +292,9 @@ export interface RankedSentences {
   procedure?: { sourceIndex: number; steps: readonly ListSentence[]; coverage: number };
 }
 
+/** A sentence that only names another article to read: 'See "How to publish drafts".', 'See also "Roles" for details.' */
+const POINTER = /^see\s+(?:also\s+)?["“‘'][^"”’']+["”’'](?:\s+for\s+[\w\s]{1,30})?\s*[.!]?$/i;
+
 /** "How do I …", "How can we …", "How to …": a question whose answer is a procedure. */
 const HOW_TO = /^\s*how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
@@ -415,8 +425,9 @@ export function rankAnswerSentences(
       sentenceIndex += 1;
       const { stems, words, key } = sentence;
       for (const stem of stems) if (weights.has(stem)) sourceTerms[sourceIndex]?.add(stem);
-      // Headings label content; they are not answers.
-      if (sentence.kind === 'heading') continue;
+      // Headings label content, and a pointer to another article ('See "How to publish drafts".') sends the reader
+      // elsewhere: neither is an answer.
+      if (sentence.kind === 'heading' || POINTER.test(sentence.text)) continue;
       if (seen.has(key)) continue;
       seen.add(key);
       const terms = new Set<string>();
@@ -549,7 +560,7 @@ function bestProcedure(
 export function selectAnswerSentences(ranked: RankedSentences, options: ExtractiveAnswerOptions = {}): ExtractiveAnswer | null {
   const settings = { ...defaultExtractiveAnswerOptions, ...options };
   const maxSentences = Math.max(1, Math.floor(settings.maxSentences));
-  const { minCoverage, minSourceCoverage, minFreshCoverage, maxScoreGap, minEvidence, maxWords } = settings;
+  const { minCoverage, minSourceCoverage, minFreshCoverage, maxScoreGap, minEvidence, maxWords, maxRedundancy } = settings;
   const { candidates, sourceCoverage, termShares, evidence, words } = ranked;
   const first = candidates[0];
   if (first === undefined || first.coverage < minCoverage) return null;
@@ -581,6 +592,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
 
   const chosen: AnswerCandidate[] = [first];
   const covered = new Set(first.terms);
+  const said = new Set(tokenizedText(first.text).terms);
   let chosenWords = words[0] ?? 0;
   for (const [position, candidate] of candidates.entries()) {
     if (position === 0) continue;
@@ -595,6 +607,9 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     for (const term of candidate.terms) if (!covered.has(term)) fresh += termShares.get(term) ?? 0;
     // A further sentence must bear on the question where the chosen ones do not.
     if (fresh < minFreshCoverage && !carriesMissingType) continue;
+    const stems = tokenizedText(candidate.text).terms;
+    if (stems.length > 0 && stems.filter((stem) => said.has(stem)).length / stems.length > maxRedundancy) continue;
+    for (const stem of stems) said.add(stem);
     chosen.push(candidate);
     chosenWords += words[position] ?? 0;
     for (const term of candidate.terms) covered.add(term);

@@ -147,7 +147,7 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         const answer = await runAgent(server, { command: 'How often should I water tomato plants and when should I prune apple trees?' })
         expect(answer).toMatchObject({ status: 'finished', success: true, found: true })
         // The deterministic answer: each question quoted from its passages, with its sources.
-        expect(answer.answer).toContain('**How often should I water tomato plants**')
+        expect(answer.answer).toContain('**How often should I water tomato plants?**')
         expect(answer.answer).toContain('Tomato plants need deep watering twice a week.')
         expect(answer.answer).toContain('Prune apple trees in late winter while they are dormant.')
         expect(titlesOf(answer)).toEqual(expect.arrayContaining(['Watering tomato plants', 'Pruning apple trees']))

@@ -522,7 +522,7 @@ describe('both agents on the demo knowledge base', () => {
     expect(answer.answer).toMatch(/Add article form/)
     expect(answer.answer).toMatch(/semantic.firewall/i)
     // The how-to part's steps stay a list: they start on a line of their own, after the part's bold question.
-    expect(answer.answer).toMatch(/\*\*How do I add an article\*\*\n\n1\. Open the Dashboard/)
+    expect(answer.answer).toMatch(/\*\*How do I add an article\?\*\*\n\n1\. Open the Dashboard/)
   })
 
   it('fills a briefing template about the semantic firewall, section by section', async () => {
