@@ -265,7 +265,11 @@ describe('restarts and the demo knowledge base', () => {
       expect(answer.body.result).toMatch(/^1\. Open the Dashboard and select the Articles tab\. \[1\]\n2\. Open the Add article form\./)
       const typed = await server.call('/ask_qa', { method: 'POST', body: { command: 'How do I publsh drafts?' } })
       expect(typed.body.found).toBe(true)
-      expect(typed.body.result).toMatch(/^1\. Select Publish\. \[1\]\n2\. Watch the progress bar\./)
+      // …after the sentence that introduces them (ADR 180).
+      expect(typed.body.result).toMatch(/^When the drafts look right:\n\n1\. Select Publish\. \[1\]\n2\. Watch the progress bar\./)
+      // A list whose heading and lead-in say what was asked answers it, though its items do not repeat the question.
+      const types = await server.call('/ask_qa', { method: 'POST', body: { command: 'What file types can I upload?' } })
+      expect(types.body.result).toMatch(/^You can upload:\n\n- PDF documents, \[1\]\n- DOCX word-processing documents, \[1\]/)
       const compost = await server.call('/ask_qa', { method: 'POST', body: { command: 'How often should the compost heap be turned?' } })
       expect(compost.body.result).toContain('turn the heap every fortnight')
     } finally {

@@ -288,6 +288,34 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(joinAnswerPieces(['**Who may publish?**', 'Editors may. [1]', null])).toBe('**Who may publish?** Editors may. [1]');
   });
 
+  it('answers with the list whose heading and lead-in say what was asked, where no sentence does', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 51,
+        title: 'How to upload files',
+        text: '## Supported file types\n\nYou can upload:\n\n- PDF documents,\n- Markdown files,\n- CSV files, where each row becomes one article.',
+      },
+      { articleId: 52, title: 'Troubleshooting', text: 'Check the file type and size first. Then try again.' },
+    ];
+    const question = 'What file types can I upload?';
+    const answer = composeExtractiveAnswer(question, guide, idfOf(guide));
+    expect(answer?.text).toBe('You can upload:\n\n- PDF documents, [1]\n- Markdown files, [1]\n- CSV files, where each row becomes one article. [1]');
+    expect(answer?.sentences.map(({ step }) => step)).toEqual([undefined, 1, 2, 3]);
+    expect(answer?.numbered).toBe(false);
+    // The lead-in is cited when it comes from another source than the list.
+    expect(layOutAnswer([{ text: 'You can upload:' }, { text: 'PDF.', step: 1 }, { text: 'CSV.', step: 2 }], (index) => (index === 0 ? '[2]' : '[1]'), false)).toBe(
+      'You can upload: [2]\n\n- PDF. [1]\n- CSV. [1]',
+    );
+    // A list that only has the question's words in its items is no answer by itself: the sentence that says it is.
+    const items: AnswerSource[] = [
+      { articleId: 53, title: 'Notes', text: 'Things to know:\n\n- Uploaded files of any type become drafts.\n- Large files take longer.' },
+      { articleId: 54, title: 'Uploads', text: 'You can upload PDF and Markdown file types.' },
+    ];
+    const sentences = composeExtractiveAnswer(question, items, idfOf(items))?.sentences;
+    expect(sentences?.map(({ text }) => text)).toContain('You can upload PDF and Markdown file types.');
+    expect(sentences?.every(({ step }) => step === undefined)).toBe(true);
+  });
+
   it('answers not-found when the passages are about something else than what was asked', () => {
     expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', library, libraryWeights)).toBeNull();
     expect(composeExtractiveAnswer('Where do I get a parking permit for the swimming pool?', library, libraryWeights)).toBeNull();

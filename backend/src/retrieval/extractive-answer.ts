@@ -46,18 +46,29 @@ export function joinAnswerPieces(pieces: readonly (string | null | undefined)[])
 
 /**
  * One line per item, "1. First sentence. Second sentence. [n]" (or "- …" for a bulleted list), when the sentences are
- * a list's; else running text, each sentence cited.
+ * a list's; sentences before the first item (the list's lead-in, "You can upload:") run on above it, cited only when
+ * they come from another source than the list. Else running text, each sentence cited.
  */
 export function layOutAnswer(sentences: readonly { text: string; step?: number }[], citationOf: (index: number) => string, numbered = true): string {
-  if (!sentences.some((sentence) => sentence.step !== undefined)) return sentences.map(({ text }, index) => `${text} ${citationOf(index)}`).join(' ');
+  const firstItem = sentences.findIndex((sentence) => sentence.step !== undefined);
+  if (firstItem < 0) return sentences.map(({ text }, index) => `${text} ${citationOf(index)}`).join(' ');
+  const listCitation = citationOf(firstItem);
+  const lead = sentences
+    .slice(0, firstItem)
+    .map(({ text }, index) => {
+      const citation = citationOf(index);
+      return citation === listCitation ? text : `${text} ${citation}`;
+    })
+    .join(' ');
   const lines: string[] = [];
   sentences.forEach(({ text, step }, index) => {
+    if (index < firstItem) return;
     const last = index === sentences.length - 1 || sentences[index + 1]?.step !== step;
     const line = `${text}${last ? ` ${citationOf(index)}` : ''}`;
-    if (index > 0 && sentences[index - 1]?.step === step) lines[lines.length - 1] += ` ${line}`;
+    if (index > firstItem && sentences[index - 1]?.step === step) lines[lines.length - 1] += ` ${line}`;
     else lines.push(`${numbered ? `${step ?? lines.length + 1}.` : '-'} ${line}`);
   });
-  return lines.join('\n');
+  return joinAnswerPieces([lead, lines.join('\n')]);
 }
 
 export interface ExtractiveAnswerOptions {
@@ -289,7 +300,25 @@ export interface RankedSentences {
    * For a how-to question, the numbered list of the sources most about it, when there is one: its steps, and the
    * share of the question's weight its heading and steps cover (words only its article's title has count less).
    */
-  procedure?: { sourceIndex: number; steps: readonly ListSentence[]; coverage: number };
+  procedure?: RankedList;
+  /**
+   * For any question, the list (numbered or bulleted) of the sources whose heading and lead-in cover the most of its
+   * weight, counted the same way: "Supported file types / You can upload: - PDF documents, …" answers "What file types
+   * can I upload?", whose words none of the items repeats.
+   */
+  list?: RankedList;
+}
+
+/** A list of a source and what of the question its heading, its lead-in and its items cover. */
+export interface RankedList {
+  sourceIndex: number;
+  steps: readonly ListSentence[];
+  /** The sentence that introduces the list ("You can upload:"), when the list follows one ending in a colon. */
+  leadIn?: string;
+  /** Share of the question's weight its heading, lead-in and items cover. */
+  coverage: number;
+  /** The same of its heading and lead-in alone: what the list is said to be about. */
+  contextCoverage: number;
 }
 
 /** A sentence that only names another article to read: 'See "How to publish drafts".', 'See also "Roles" for details.' */
@@ -305,6 +334,13 @@ const MAX_STEPS = 10;
  * drafts requires the editor role" repeats the question's words, the steps under "Publish" answer it.
  */
 const MIN_PROCEDURE_COVERAGE = 0.6;
+/**
+ * Any question is answered by a list whose heading and lead-in alone cover at least this share of its weight (the
+ * procedure's share: the list is said to be about the question)…
+ */
+const MIN_LIST_COVERAGE = MIN_PROCEDURE_COVERAGE;
+/** …and this much more than the best sentence does: the list is about what no sentence says. */
+const MIN_LIST_GAIN = 0.1;
 
 /**
  * The share of the question's attainable BM25 score each source reaches (see `RankedSentences.evidence`): a passage
@@ -505,33 +541,41 @@ export function rankAnswerSentences(
     evidence: passageEvidence(question, sources, weightOf, correctTerm),
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
-    procedure: asksHowTo ? bestProcedure(sources, weights, totalWeight) : undefined,
+    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true) : undefined,
+    list: bestList(sources, weights, totalWeight, false, 'contextCoverage'),
   };
 }
 
 /**
- * The numbered list of the sources (2 to MAX_STEPS sentences) whose heading and steps cover most of the question's
- * weight; words found only in its article's title count TITLE_TERM_DISCOUNT. Ties go to the better-ranked source.
+ * The list of the sources (2 to MAX_STEPS sentences; numbered only, for a procedure) whose heading, lead-in and items
+ * (`by` coverage), or heading and lead-in alone (`by` contextCoverage), cover most of the question's weight; words
+ * found only in its article's title count TITLE_TERM_DISCOUNT. Ties go to the better-ranked source.
  */
-function bestProcedure(
+function bestList(
   sources: readonly AnswerSource[],
   weights: ReadonlyMap<string, number>,
   totalWeight: number,
-): RankedSentences['procedure'] {
-  let best: RankedSentences['procedure'];
+  numberedOnly: boolean,
+  by: 'coverage' | 'contextCoverage' = 'coverage',
+): RankedList | undefined {
+  let best: RankedList | undefined;
   sources.forEach((source, sourceIndex) => {
     const title = new Set(tokenizedText(source.title).terms);
     let heading: readonly string[] = [];
-    let list: { block: number; steps: ListSentence[]; stems: Set<string> } | undefined;
-    const consider = () => {
-      if (!list || list.steps.length < 2 || list.steps.length > MAX_STEPS) return;
+    let previous: AnalyzedSentence | undefined;
+    let list: { block: number; steps: ListSentence[]; context: Set<string>; stems: Set<string>; leadIn?: string } | undefined;
+    const coverageOf = (stems: ReadonlySet<string>) => {
       let covered = 0;
       for (const [term, weight] of weights) {
-        if (list.stems.has(term)) covered += weight;
+        if (stems.has(term)) covered += weight;
         else if (title.has(term)) covered += weight * TITLE_TERM_DISCOUNT;
       }
-      const coverage = covered / totalWeight;
-      if (!best || coverage > best.coverage) best = { sourceIndex, steps: list.steps, coverage };
+      return covered / totalWeight;
+    };
+    const consider = () => {
+      if (!list || list.steps.length < 2 || list.steps.length > MAX_STEPS) return;
+      const found = { sourceIndex, steps: list.steps, leadIn: list.leadIn, coverage: coverageOf(list.stems), contextCoverage: coverageOf(list.context) };
+      if (!best || found[by] > best[by]) best = found;
     };
     analyzedPassage(source.text).forEach((sentence, index) => {
       if (list && sentence.block !== list.block) {
@@ -540,9 +584,15 @@ function bestProcedure(
       }
       if (sentence.kind === 'heading') {
         heading = sentence.stems;
+        previous = undefined;
         return;
       }
-      if (!list && sentence.kind === 'item' && sentence.ordered) list = { block: sentence.block, steps: [], stems: new Set(heading) };
+      if (!list && sentence.kind === 'item' && (sentence.ordered || !numberedOnly)) {
+        const leadIn = previous && previous.kind !== 'item' && /:$/.test(previous.text) ? previous : undefined;
+        const context = new Set([...heading, ...(leadIn?.stems ?? [])]);
+        list = { block: sentence.block, steps: [], context, stems: new Set(context), leadIn: leadIn?.text };
+      }
+      previous = sentence;
       if (!list) return;
       list.steps.push({ text: sentence.text, sentenceIndex: index, startsItem: sentence.kind === 'item', ordered: sentence.ordered === true });
       for (const stem of sentence.stems) list.stems.add(stem);
@@ -569,18 +619,23 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
 
   // A how-to question answered by a step of a list gets the whole list: one step alone ("Open the Add article
   // form.") does not tell how. A numbered list about the question answers it even when another sentence scored better.
+  // Any question: a list whose heading and lead-in say what the question asks, where no sentence does, is the answer
+  // ("What file types can I upload?": "Supported file types / You can upload: - PDF documents, - …").
   const procedure =
     ranked.procedure && ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE
       ? ranked.procedure
       : ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
-        ? { sourceIndex: first.sourceIndex, steps: first.list }
-        : undefined;
+        ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
+        : ranked.list && ranked.list.contextCoverage >= MIN_LIST_COVERAGE && ranked.list.contextCoverage - first.coverage >= MIN_LIST_GAIN
+          ? ranked.list
+          : undefined;
   if (procedure) {
     let step = 0;
-    const steps = procedure.steps.map(({ text, startsItem }) => {
+    const steps: ExtractiveAnswer['sentences'] = procedure.steps.map(({ text, startsItem }) => {
       if (startsItem || step === 0) step += 1;
       return { text, sourceIndex: procedure.sourceIndex, step };
     });
+    if (procedure.leadIn) steps.unshift({ text: procedure.leadIn, sourceIndex: procedure.sourceIndex });
     const numbered = procedure.steps[0]?.ordered === true;
     return {
       text: layOutAnswer(steps, () => `[${procedure.sourceIndex + 1}]`, numbered),
