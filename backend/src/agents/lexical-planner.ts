@@ -1,3 +1,4 @@
+import { readRequest } from '../answering/request-frame'
 import { splitSentences } from '../retrieval/chunker'
 import { tokenize } from '../retrieval/text'
 import type { SubQuestion, ToolCall } from './agent-state'
@@ -19,9 +20,12 @@ const keyOfStems = (text: string) => [...new Set(tokenize(text))].sort().join(' 
 const contentWordsOf = (text: string) => (text.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => tokenize(word).length > 0)
 const trimClause = (text: string) => text.replace(/^[\s,;:]+|[\s,;:]+$/g, '')
 
-/** What a command is about, without the directive that asks for a document ("write a briefing on …"). */
+/**
+ * What a command is about, without the directive that asks for a document ("write a briefing on …") or a summary
+ * ("summarise what the knowledge base says about …", `readRequest`).
+ */
 export function subjectOf(command: string): string {
-  const subject = command.replace(DIRECTIVE, '').trim()
+  const subject = readRequest(command.replace(DIRECTIVE, '')).subject.trim()
   return tokenize(subject).length > 0 ? subject : command.trim()
 }
 
@@ -99,7 +103,8 @@ export class LexicalPlanner implements Planner {
     const questions = splitCommand(command, isFactQuestion)
     return questions.map((text, index) => {
       // A question that leans on the one before it searches with that one's words too.
-      const query = index > 0 && PRONOUN.test(text) ? `${text} ${contentWordsOf(questions[index - 1]).join(' ')}` : text
+      const subject = subjectOf(text)
+      const query = index > 0 && PRONOUN.test(text) ? `${subject} ${contentWordsOf(questions[index - 1]).join(' ')}` : subject
       return newSubQuestion(text, query, null, chooseToolCalls(text, query, tools))
     })
   }

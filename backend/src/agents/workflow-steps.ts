@@ -90,8 +90,9 @@ const grade: StepHandler = async (state, context) => {
     const evidence = evidenceOf(state, question)
     // A question for a fact tool (a sum, the date) is answered or not, and a second try would not change that.
     const isFactQuestion = evidence.length > 0 && evidence.every((item) => context.tools.get(item.tool)?.kind === 'fact')
-    // A section is graded on the command's subject: its title names a kind of text ("Background"), not a topic.
-    const graded = subject ?? question.text
+    // A section is graded on the command's subject: its title names a kind of text ("Background"), not a topic. A
+    // question is graded on its own subject: "Summarise what the knowledge base says about X" needs evidence on X.
+    const graded = subject ?? subjectOf(question.text)
     const coverage = isFactQuestion
       ? { grade: evidence.some((item) => item.statement !== null) ? 1 : 0, missingStems: [] }
       : gradeCoverage(graded, textsOf(evidence), context.weightOf)
@@ -106,7 +107,7 @@ const grade: StepHandler = async (state, context) => {
     state.variant === 'government'
       ? // The weakest section decides: a document is as good as its emptiest part.
         Math.min(...subQuestions.map((question) => question.grade ?? 0))
-      : gradeCoverage(state.command, textsOf(state.evidence), context.weightOf).grade
+      : gradeCoverage(subjectOf(state.command), textsOf(state.evidence), context.weightOf).grade
   const canWiden = subQuestions.some((question) => !question.isSettled)
   const isTooLow = currentGrade < GRADE_THRESHOLD
   const loops = isTooLow && canWiden && state.iteration < state.max_iteration

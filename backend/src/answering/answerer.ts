@@ -9,6 +9,7 @@ import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-
 import { NOT_FOUND_ANSWER } from './not-found'
 import type { PromptSettings, PromptTurn } from './prompt'
 import { retrieveInConversation, type Retriever } from './retriever'
+import { readRequest } from './request-frame'
 
 /** Something to show while an answer is written. */
 export type AnswerEvent =
@@ -98,7 +99,8 @@ export class QuestionAnswerer {
     const history = request.history ?? []
     const chunks = await retrieveInConversation(
       retriever,
-      request.question,
+      // A summary's framing words ("Summarise what the knowledge base says about …") are not what to find.
+      readRequest(request.question).subject,
       history.map((turn) => turn.question),
       { limit: settings.num_sources_k, scoreThreshold: settings.score_threshold },
     )

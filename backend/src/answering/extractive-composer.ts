@@ -1,5 +1,6 @@
 import { composeExtractiveAnswer, layOutAnswer, type ExtractiveAnswerOptions } from '../retrieval/extractive-answer'
 import { tokenize } from '../retrieval/text'
+import { readRequest } from './request-frame'
 import type { CitableChunk, CitationList } from './citations'
 import { compositionOf, type ComposedPart, type ComposeRequest, type Composition, type StreamingComposer } from './composer'
 
@@ -29,6 +30,12 @@ export function composeCitedAnswer(
   return { text, citedChunkIds: extract.citedSourceIndexes.map((sourceIndex) => chunks[sourceIndex].chunkId), unsupported: [] }
 }
 
+/**
+ * A summary quotes up to four sentences (120 words) that score within 0.5 of the best: the subject's main points
+ * rather than the one sentence that answers a question. Sentences that repeat one another are still left out.
+ */
+export const SUMMARY_OPTIONS: ExtractiveAnswerOptions = Object.freeze({ maxSentences: 4, maxWords: 120, maxScoreGap: 0.5 })
+
 /** Composes by quoting: the sentences of the passages that best cover the question, each cited. Never invents. */
 export class ExtractiveComposer implements StreamingComposer {
   readonly name = 'extractive'
@@ -39,9 +46,11 @@ export class ExtractiveComposer implements StreamingComposer {
     private readonly correctTerm?: (stem: string) => string | undefined,
   ) {}
 
-  async composePart({ question, focus, chunks, citations }: ComposeRequest): Promise<ComposedPart | null> {
+  async composePart({ question: request, focus, chunks, citations }: ComposeRequest): Promise<ComposedPart | null> {
     if (chunks.length === 0) return null
-    if (!focus) return composeCitedAnswer(question, chunks, this.weightOf, citations, {}, this.correctTerm)
+    // "Summarise what the knowledge base says about publishing drafts": quote on "publishing drafts", more broadly.
+    const { subject: question, isSummary } = readRequest(request)
+    if (!focus) return composeCitedAnswer(question, chunks, this.weightOf, citations, isSummary ? SUMMARY_OPTIONS : {}, this.correctTerm)
     // Focus words count only where the passages use them: they steer the choice of sentences, while a word no
     // passage contains ("Recommendation") would only make every sentence look off-topic.
     const questionStems = new Set(tokenize(question))

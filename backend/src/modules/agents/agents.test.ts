@@ -525,6 +525,16 @@ describe('both agents on the demo knowledge base', () => {
     expect(answer.answer).toMatch(/\*\*How do I add an article\?\*\*\n\n1\. Open the Dashboard/)
   })
 
+  it('summarises what the knowledge base says about a subject, from passages on the subject', async () => {
+    const answer = await runAgent(server, { command: 'Summarise what the knowledge base says about publishing drafts' })
+    expect(answer).toMatchObject({ status: 'finished', found: true })
+    expect(titlesOf(answer)).toContain('How to review and publish drafts')
+    // The framing words are not searched for: no passage about the Bot info summary of the knowledge base.
+    expect(answer.answer).not.toMatch(/Bot info/)
+    // A summary quotes more than the one or two sentences a question gets.
+    expect(answer.answer.match(/\[\d+\]/g)?.length).toBeGreaterThanOrEqual(3)
+  })
+
   it('fills a briefing template about the semantic firewall, section by section', async () => {
     const created = await server.call('/admin/create_template', {
       method: 'POST',

@@ -1,0 +1,27 @@
+import { tokenize } from '../retrieval/text'
+
+/** "Summarise …", "Give me an overview of …", "Tell me about …", "What does the guide say about …": a summary is asked for. */
+const SUMMARY_REQUEST =
+  /^\s*(?:please\s+)?(?:summari[sz]e|give\s+(?:me\s+)?(?:a\s+(?:short\s+|brief\s+)?summary|an\s+overview)\s+of|tell\s+me\s+(?:everything\s+|all\s+)?about|what\s+(?:does|do)\s+(?:the\s+|our\s+)?(?:knowledge\s+base|guide|documentation|docs|articles)\s+say\s+about)\s+/i
+/** After "Summarise": "what the knowledge base says about …", "everything about …", "the articles on …". */
+const SUMMARY_OBJECT =
+  /^(?:(?:what|everything|all)\s+(?:that\s+)?(?:the\s+|our\s+)?(?:knowledge\s+base|guide|documentation|docs|articles?)\s+(?:says?|has|contains?|covers?|knows?)\s+(?:about|on|of|regarding)\s+|(?:everything|all)\s+(?:about|on)\s+|(?:the\s+)?(?:knowledge\s+base|guide|documentation|docs|articles?)\s+(?:about|on)\s+)/i
+
+export interface ReadRequest {
+  /** What the request is about, without its framing words ("publishing drafts"): what to search for and quote. */
+  subject: string
+  /** Whether it asks for a summary of a subject rather than the answer to a question: a broader answer fits. */
+  isSummary: boolean
+}
+
+/**
+ * Reads how a request is framed. "Summarise what the knowledge base says about publishing drafts" asks for a summary of
+ * "publishing drafts"; its other words (summarise, knowledge base, says) are not what the articles should match. A
+ * request without such a frame, or whose frame leaves nothing to search for, is its own subject.
+ */
+export function readRequest(text: string): ReadRequest {
+  const lead = SUMMARY_REQUEST.exec(text)
+  if (!lead) return { subject: text, isSummary: false }
+  const subject = text.slice(lead[0].length).replace(SUMMARY_OBJECT, '').replace(/[\s?.!]+$/, '').trim()
+  return tokenize(subject).length > 0 ? { subject, isSummary: true } : { subject: text, isSummary: false }
+}
