@@ -1,6 +1,7 @@
 import { json, redirect } from '@remix-run/node'
 import { z } from 'zod'
-import { ApiError } from '~/models/api.server'
+import { markdownExcerpt } from '~/components/markdown/markdown-document'
+import { ApiError, type ApiSession } from '~/models/api.server'
 import { cancelAgentRun, getAgentRun, listAgentShortcuts, listTemplateChoices, startAgentRun } from '~/models/agents.server'
 import { getRunningTask, setRunningTask, type AgentVariant } from './agent.server'
 import { requireApiSession } from './auth.server'
@@ -9,6 +10,15 @@ import { readFormData } from './form.server'
 import { isTaskId } from './task-id'
 
 const pathOf = (variant: AgentVariant) => (variant === 'general' ? '/agent' : '/agent/government')
+
+/** How much of each source's passage the screen shows under its title, as plain text. */
+const AGENT_SOURCE_EXCERPT_LENGTH = 160
+
+/** A run as the screen shows it: each source's passage cut to a plain-text excerpt, here on the server. */
+async function getShownRun(api: ApiSession, taskId: string) {
+  const run = await getAgentRun(api, taskId)
+  return { ...run, source_list: run.source_list.map((source) => ({ ...source, page_content: markdownExcerpt(source.page_content, AGENT_SOURCE_EXCERPT_LENGTH) })) }
+}
 
 /**
  * Loader of an agent screen: checks the variant's running task. A finished run is forgotten and shown by its
@@ -24,7 +34,7 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   const shownTask = new URL(request.url).searchParams.get('task')
   if (running) {
     try {
-      const run = await getAgentRun(api, running.taskId)
+      const run = await getShownRun(api, running.taskId)
       if (run.status === 'queued' || run.status === 'running') return json({ variant, running, run, templates, shortcuts })
       if (run.status === 'finished') {
         return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
@@ -40,7 +50,7 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   }
   if (isTaskId(shownTask)) {
     try {
-      return json({ variant, running: null, run: await getAgentRun(api, shownTask), templates, shortcuts })
+      return json({ variant, running: null, run: await getShownRun(api, shownTask), templates, shortcuts })
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error
     }

@@ -39,6 +39,11 @@ test.describe('Agent', () => {
     const answer = page.getByRole('region', { name: 'Answer' })
     await expect(answer).toBeVisible({ timeout: 45_000 })
     await expect(answer).toContainText('Command: Summarise what the knowledge base says about publishing drafts')
+    // The summary quotes the article on its subject; its passages are told apart by what each says, under its title.
+    const sources = answer.getByRole('list', { name: 'Sources' }).getByRole('listitem')
+    await expect(sources.getByRole('link', { name: 'How to review and publish drafts' }).first()).toBeVisible()
+    expect(await sources.count()).toBeGreaterThan(1)
+    for (const source of await sources.all()) await expect(source.getByRole('paragraph')).toHaveText(/\w{3,}/)
     await page.goto('/agent/government')
     await expect(page.getByRole('group', { name: 'Query shortcuts' }).getByRole('button', { name: 'Which settings change how answers are found?' })).toBeVisible()
   })

@@ -7,6 +7,7 @@ import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
 import * as layout from '~/styles/layout.css'
 import { readerHref } from '~/utils/reader'
+import * as styles from './agent.css'
 
 
 /** The trace's step names and statuses in words (toggle_debug's trace is read by people, not parsed). */
@@ -130,6 +131,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
                     ) : (
                       <Link to={readerHref(source.metadata.doc_id, source.metadata.id)}>{source.metadata.title || source.metadata.source}</Link>
                     )}
+                    {source.page_content ? <p className={styles.sourceExcerpt}>{source.page_content}</p> : null}
                   </li>
                 ))}
               </ol>
