@@ -44,6 +44,11 @@ test.describe('Agent', () => {
     await expect(sources.getByRole('link', { name: 'How to review and publish drafts' }).first()).toBeVisible()
     expect(await sources.count()).toBeGreaterThan(1)
     for (const source of await sources.all()) await expect(source.getByRole('paragraph')).toHaveText(/\w{3,}/)
+    // Each citation leads to its source in the list.
+    const citation = answer.locator('a[href="#agent-source-1"]').first()
+    await expect(citation).toHaveText(/1/)
+    await citation.click()
+    await expect(page).toHaveURL(/#agent-source-1$/)
     await page.goto('/agent/government')
     await expect(page.getByRole('group', { name: 'Query shortcuts' }).getByRole('button', { name: 'Which settings change how answers are found?' })).toBeVisible()
   })

@@ -116,13 +116,20 @@ export function AgentConsole({ title, description }: { title: string; descriptio
         <section className={layout.card} aria-label="Answer">
           <h2>Answer</h2>
           {run.command ? <p className={layout.muted}>Command: {run.command}</p> : null}
-          <Markdown source={run.result ?? ''} headingLevel={3} />
+          <Markdown
+            source={run.result ?? ''}
+            headingLevel={3}
+            citation={(n) => {
+              const source = run.source_list[n - 1]
+              return source ? { href: `#agent-source-${n}`, title: source.metadata.title || source.metadata.source } : undefined
+            }}
+          />
           {run.source_list.length ? (
             <>
               <h3>Sources</h3>
               <ol aria-label="Sources">
-                {run.source_list.map((source) => (
-                  <li key={`${source.metadata.id}`}>
+                {run.source_list.map((source, index) => (
+                  <li key={`${source.metadata.id}`} id={`agent-source-${index + 1}`}>
                     {source.metadata.is_deleted ? (
                       <>
                         {source.metadata.title || source.metadata.source}
