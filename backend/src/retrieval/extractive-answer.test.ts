@@ -316,6 +316,21 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(sentences?.every(({ step }) => step === undefined)).toBe(true);
   });
 
+  it('quotes the list a chosen sentence introduces with it, and never a further sentence that announces one', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 61,
+        title: 'Semantic firewall',
+        text: 'The firewall looks for three kinds of problem:\n\n- Prompt injection.\n- Out-of-scope requests.\n- Personal data.\n\nThe firewall also logs each problem:\n\n- as blocked.\n- with its reason.',
+      },
+    ];
+    const answer = composeExtractiveAnswer('What kinds of problem does the firewall look for?', guide, idfOf(guide), { maxScoreGap: Infinity });
+    expect(answer?.text).toBe('The firewall looks for three kinds of problem:\n\n- Prompt injection. [1]\n- Out-of-scope requests. [1]\n- Personal data. [1]');
+    const blocking: AnswerSource[] = [{ articleId: 62, title: 'Blocking', text: 'Firewall problems are blocked and logged. The firewall looks for two kinds of problem:\n\n- Prompt injection.\n- Personal data.' }];
+    const blocked = composeExtractiveAnswer('Which firewall problems are blocked?', blocking, idfOf(blocking), { maxScoreGap: Infinity });
+    expect(blocked?.sentences.map(({ text }) => text)).toEqual(['Firewall problems are blocked and logged.']);
+  });
+
   it('answers not-found when the passages are about something else than what was asked', () => {
     expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', library, libraryWeights)).toBeNull();
     expect(composeExtractiveAnswer('Where do I get a parking permit for the swimming pool?', library, libraryWeights)).toBeNull();

@@ -170,6 +170,7 @@ interface Candidate {
   coverage: number;
   score: number;
   list?: ListSentence[];
+  introduces?: ListSentence[];
 }
 
 /** A sentence of a list, and whether it starts an item (the others continue the item before them). */
@@ -276,6 +277,8 @@ export interface AnswerCandidate {
   score: number;
   /** For a list item: every sentence of its list, in order (the item's own included). */
   list?: readonly ListSentence[];
+  /** For a sentence that introduces a list ("The firewall looks for three kinds of problem:"): that list. */
+  introduces?: readonly ListSentence[];
 }
 
 /** The candidate sentences of an answer, best first, with what the selection needs to judge them. */
@@ -323,6 +326,17 @@ export interface RankedList {
 
 /** A sentence that only names another article to read: 'See "How to publish drafts".', 'See also "Roles" for details.' */
 const POINTER = /^see\s+(?:also\s+)?["“‘'][^"”’']+["”’'](?:\s+for\s+[\w\s]{1,30})?\s*[.!]?$/i;
+
+/**
+ * The list a sentence introduces: the one right after it, when the sentence ends in a colon ("You can upload:"). A
+ * sentence quoted without the list it announces says nothing.
+ */
+function introducedList(analyzed: readonly AnalyzedSentence[], index: number, lists: ReadonlyMap<number, ListSentence[]>): ListSentence[] | undefined {
+  const sentence = analyzed[index];
+  const next = analyzed[index + 1];
+  if (!sentence || sentence.kind === 'item' || !/:$/.test(sentence.text) || next?.kind !== 'item') return undefined;
+  return lists.get(next.block);
+}
 
 /** "How do I …", "How can we …", "How to …": a question whose answer is a procedure. */
 const HOW_TO = /^\s*how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
@@ -439,6 +453,7 @@ export function rankAnswerSentences(
     words: number;
     normalized: string;
     list?: ListSentence[];
+    introduces?: ListSentence[];
   }
   const sentences: Sentence[] = [];
   const titleTerms = sources.map((source) => new Set(tokenizedText(source.title).terms));
@@ -481,6 +496,7 @@ export function rankAnswerSentences(
         words: sentence.wordCount,
         normalized: sentence.normalized,
         list: sentence.kind === 'item' ? lists.get(sentence.block) : undefined,
+        introduces: introducedList(analyzed, sentenceIndex, lists),
       });
     }
   });
@@ -535,7 +551,17 @@ export function rankAnswerSentences(
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   const asksHowTo = HOW_TO.test(question);
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list }) => ({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list })),
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces }) => ({
+      text,
+      sourceIndex,
+      sentenceIndex,
+      terms,
+      coverage,
+      typeMatch,
+      score,
+      list,
+      introduces,
+    })),
     sourceCoverage,
     termShares,
     evidence: passageEvidence(question, sources, weightOf, correctTerm),
@@ -628,7 +654,9 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
         ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
         : ranked.list && ranked.list.contextCoverage >= MIN_LIST_COVERAGE && ranked.list.contextCoverage - first.coverage >= MIN_LIST_GAIN
           ? ranked.list
-          : undefined;
+          : first.introduces && first.introduces.length > 1 && first.introduces.length <= MAX_STEPS
+            ? { sourceIndex: first.sourceIndex, steps: first.introduces, leadIn: first.text }
+            : undefined;
   if (procedure) {
     let step = 0;
     const steps: ExtractiveAnswer['sentences'] = procedure.steps.map(({ text, startsItem }) => {
@@ -654,6 +682,8 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     if (chosen.length >= maxSentences) break;
     // Short answers: a further sentence only while the answer stays within maxWords.
     if (chosenWords + (words[position] ?? 0) > maxWords) continue;
+    // A sentence that announces a list ("You can:") says nothing without it.
+    if (candidate.introduces) continue;
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.
     const carriesMissingType = first.typeMatch === false && candidate.typeMatch === true && candidate.sourceIndex === first.sourceIndex && candidate.terms.size >= 2;
