@@ -33,6 +33,11 @@ export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
                 <p className={layout.muted}>{turn.error ?? 'This question has no answer yet.'}</p>
               )}
               {turn.source_list.length ? (
+                <p className={layout.muted} aria-hidden="true">
+                  Sources
+                </p>
+              ) : null}
+              {turn.source_list.length ? (
                 <ol aria-label={`Sources of the answer to: ${turn.command ?? ''}`}>
                   {turn.source_list.map((source, index) => (
                     <li key={`${source.metadata.id}-${index}`} id={`turn-${key}-source-${index + 1}`}>

@@ -280,6 +280,8 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     const answer = composeExtractiveAnswer('How do I publish a draft?', guide, idfOf(guide));
     expect(answer?.sentences.map(({ step }) => step)).toEqual([1, 2, 2, 3]);
     expect(answer?.text).toBe('1. Open the Drafts tab. [1]\n2. Choose the draft. Its preview opens beside the list. [1]\n3. Press Publish. [1]');
+    // A follow-up that asks how ("And how do I …") is a how-to question too.
+    expect(composeExtractiveAnswer('And how do I publish a draft?', guide, idfOf(guide))?.text).toBe(answer?.text);
     expect(layOutAnswer([{ text: 'One.' }, { text: 'Two.' }], (index) => `[${index + 1}]`)).toBe('One. [1] Two. [2]');
     // Pieces join with a space, but a list starts on a line of its own, and so does what follows it.
     expect(joinAnswerPieces(['**How do I publish?**', '1. Select Publish. [1]\n2. Wait. [1]', undefined, 'Then ask. [2]'])).toBe(

@@ -338,8 +338,8 @@ function introducedList(analyzed: readonly AnalyzedSentence[], index: number, li
   return lists.get(next.block);
 }
 
-/** "How do I …", "How can we …", "How to …": a question whose answer is a procedure. */
-const HOW_TO = /^\s*how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
+/** "How do I …", "How can we …", "How to …", "And how do I …": a question whose answer is a procedure. */
+const HOW_TO = /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
 const MAX_STEPS = 10;
 /**
