@@ -68,7 +68,8 @@ export async function fillTemplate(
   }
   const markdown = [
     `# ${escapeInline(context.templateName ?? 'Document')}`,
-    `**Subject:** ${escapeInline(state.command)}`,
+    // What the document is about, without the request's wording ("Write a briefing on …").
+    `**Subject:** ${escapeInline(subject.charAt(0).toUpperCase() + subject.slice(1))}`,
     ...sections.flatMap((section) => [
       `## ${escapeInline(section.title)}`,
       section.answer ?? '',

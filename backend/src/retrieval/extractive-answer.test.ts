@@ -333,6 +333,19 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(blocked?.sentences.map(({ text }) => text)).toEqual(['Firewall problems are blocked and logged.']);
   });
 
+  it('answers what something is with the sentence that says what it is', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 71, title: 'Settings', text: 'Agent settings hold the semantic firewall setting. Templates are managed on the Settings tab.', score: 10 },
+      { articleId: 72, title: 'Safety', text: 'The semantic firewall is an optional safety layer that screens questions. Templates are documents with sections.', score: 6 },
+    ];
+    const weights = idfOf(guide);
+    for (const question of ['What is the semantic firewall?', 'semantic firewall']) {
+      expect(composeExtractiveAnswer(question, guide, weights, { maxSentences: 1 })?.sentences[0]?.text).toBe('The semantic firewall is an optional safety layer that screens questions.');
+    }
+    // "Templates are managed on …" says what is done with them, not what they are.
+    expect(composeExtractiveAnswer('What are templates?', guide, weights, { maxSentences: 1 })?.sentences[0]?.text).toBe('Templates are documents with sections.');
+  });
+
   it('answers not-found when the passages are about something else than what was asked', () => {
     expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', library, libraryWeights)).toBeNull();
     expect(composeExtractiveAnswer('Where do I get a parking permit for the swimming pool?', library, libraryWeights)).toBeNull();

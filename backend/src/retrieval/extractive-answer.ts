@@ -338,6 +338,28 @@ function introducedList(analyzed: readonly AnalyzedSentence[], index: number, li
   return lists.get(next.block);
 }
 
+/** "What is X?", "What are X?", "Who was X?": a question that asks what something is (X in group 1). */
+const ASKS_WHAT_IT_IS = /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)\s*\?*\s*$/i;
+/** A sentence that says what X is ("The semantic firewall is an optional safety layer.") scores this much more. */
+const DEFINITION_BONUS = 0.3;
+/** Longest subject (in words) a definition is looked for. */
+const MAX_DEFINED_WORDS = 6;
+
+/**
+ * What a sentence that defines the subject of the question starts with: "(the|a|an) X is|are|was|were" (not followed by
+ * a participle: "Drafts are edited …" is no definition), where X is
+ * what "What is X?" asks about, or the whole query when it is a few words and no question ("semantic firewall"). A
+ * user who asks what something is, or only names it, is best answered by the sentence that says what it is.
+ */
+function definitionPattern(question: string, isQuestion: boolean): RegExp | undefined {
+  const subject = isQuestion ? ASKS_WHAT_IT_IS.exec(question)?.[1] : question;
+  const words = normalize(subject ?? '').match(/[a-z0-9]+/g) ?? [];
+  if (words.length === 0 || words.length > MAX_DEFINED_WORDS || tokenizedText(words.join(' ')).terms.length === 0) return undefined;
+  const named = words.filter((word, index) => index > 0 || !/^(?:an?|the)$/.test(word));
+  // "Drafts are edited in …" says what is done with them, not what they are.
+  return new RegExp(`^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?\\s+(?:is|are|was|were)\\b(?!\\s+(?:(?:not|never|also|only|[a-z]+ly)\\s+)?[a-z]+(?:ed|en)\\b)`);
+}
+
 /** "How do I …", "How can we …", "How to …", "And how do I …": a question whose answer is a procedure. */
 const HOW_TO = /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
@@ -513,6 +535,7 @@ export function rankAnswerSentences(
     ]),
   );
 
+  const defines = definitionPattern(question, query.isQuestion);
   const bestSourceScore = Math.max(0, ...sources.map((source) => source.score ?? 0));
   const hasScores = bestSourceScore > 0 && sources.every((source) => typeof source.score === 'number');
   const candidates: Candidate[] = matching.map((sentence) => {
@@ -535,7 +558,8 @@ export function rankAnswerSentences(
     const score =
       (relevantTotal > 0 ? relevant / relevantTotal : 0) +
       prior +
-      PAIR_BONUS * sentence.pairs -
+      PAIR_BONUS * sentence.pairs +
+      (defines?.test(sentence.normalized) ? DEFINITION_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
     return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score };

@@ -543,6 +543,8 @@ describe('both agents on the demo knowledge base', () => {
     const answer = await runAgent(server, { command: 'Write a briefing on the semantic firewall', variant: 'government', template_id: created.body.id })
     expect(answer).toMatchObject({ status: 'finished', found: true })
     expect(answer.answer.split('\n').filter((line: string) => line.startsWith('## '))).toEqual(['## Summary', '## How to turn it on'])
+    // The document names its subject, not the request's wording.
+    expect(answer.answer).toContain('**Subject:** The semantic firewall\n')
     for (const section of answer.sections) {
       expect(section.source_numbers.length).toBeGreaterThan(0)
       expect(section.answer).toMatch(/firewall/i)
