@@ -333,6 +333,17 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(blocked?.sentences.map(({ text }) => text)).toEqual(['Firewall problems are blocked and logged.']);
   });
 
+  it('quotes the list the next sentence announces about the chosen one ("They can work with:")', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 81, title: 'Roles', text: 'Editors look after the content. They can work with:\n\n- articles,\n- drafts,\n- logs.\n\nUsers ask questions.' },
+    ];
+    const answer = composeExtractiveAnswer('What can editors do?', guide, idfOf(guide));
+    expect(answer?.text).toBe('Editors look after the content. They can work with:\n\n- articles, [1]\n- drafts, [1]\n- logs. [1]');
+    // A lead-in that does not refer back ("Before you upload:") is about something else.
+    const other: AnswerSource[] = [{ articleId: 82, title: 'Roles', text: 'Editors look after the content. Before you upload:\n\n- check the file,\n- check its size.' }];
+    expect(composeExtractiveAnswer('What can editors do?', other, idfOf(other))?.text).toBe('Editors look after the content. [1]');
+  });
+
   it('answers what something is with the sentence that says what it is', () => {
     const guide: AnswerSource[] = [
       { articleId: 71, title: 'Settings', text: 'Agent settings hold the semantic firewall setting. Templates are managed on the Settings tab.', score: 10 },

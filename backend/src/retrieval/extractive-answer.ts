@@ -171,6 +171,7 @@ interface Candidate {
   score: number;
   list?: ListSentence[];
   introduces?: ListSentence[];
+  continuedBy?: { leadIn: string; steps: ListSentence[] };
 }
 
 /** A sentence of a list, and whether it starts an item (the others continue the item before them). */
@@ -279,6 +280,8 @@ export interface AnswerCandidate {
   list?: readonly ListSentence[];
   /** For a sentence that introduces a list ("The firewall looks for three kinds of problem:"): that list. */
   introduces?: readonly ListSentence[];
+  /** For a sentence whose next one announces a list about it ("They can work with:"): that lead-in and list. */
+  continuedBy?: { leadIn: string; steps: readonly ListSentence[] };
 }
 
 /** The candidate sentences of an answer, best first, with what the selection needs to judge them. */
@@ -336,6 +339,21 @@ function introducedList(analyzed: readonly AnalyzedSentence[], index: number, li
   const next = analyzed[index + 1];
   if (!sentence || sentence.kind === 'item' || !/:$/.test(sentence.text) || next?.kind !== 'item') return undefined;
   return lists.get(next.block);
+}
+
+/** A lead-in that refers back to the sentence before it: "They can work with:", "It has:". */
+const REFERRING_LEAD_IN = /^(?:it|they|this|these|he|she)\b/i;
+
+/**
+ * The list the next sentence announces when that sentence refers back to this one ("Editors look after the content.
+ * They can work with: - articles, …"): the list says what this sentence is about.
+ */
+function continuingList(analyzed: readonly AnalyzedSentence[], index: number, lists: ReadonlyMap<number, ListSentence[]>): { leadIn: string; steps: ListSentence[] } | undefined {
+  const sentence = analyzed[index];
+  const next = analyzed[index + 1];
+  if (!sentence || !next || sentence.kind !== 'text' || /:$/.test(sentence.text) || next.block !== sentence.block || !REFERRING_LEAD_IN.test(next.text)) return undefined;
+  const steps = introducedList(analyzed, index + 1, lists);
+  return steps ? { leadIn: next.text, steps } : undefined;
 }
 
 /** "What is X?", "What are X?", "Who was X?": a question that asks what something is (X in group 1). */
@@ -476,6 +494,7 @@ export function rankAnswerSentences(
     normalized: string;
     list?: ListSentence[];
     introduces?: ListSentence[];
+    continuedBy?: { leadIn: string; steps: ListSentence[] };
   }
   const sentences: Sentence[] = [];
   const titleTerms = sources.map((source) => new Set(tokenizedText(source.title).terms));
@@ -519,6 +538,7 @@ export function rankAnswerSentences(
         normalized: sentence.normalized,
         list: sentence.kind === 'item' ? lists.get(sentence.block) : undefined,
         introduces: introducedList(analyzed, sentenceIndex, lists),
+        continuedBy: continuingList(analyzed, sentenceIndex, lists),
       });
     }
   });
@@ -575,7 +595,7 @@ export function rankAnswerSentences(
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   const asksHowTo = HOW_TO.test(question);
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces }) => ({
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy }) => ({
       text,
       sourceIndex,
       sentenceIndex,
@@ -585,6 +605,7 @@ export function rankAnswerSentences(
       score,
       list,
       introduces,
+      continuedBy,
     })),
     sourceCoverage,
     termShares,
@@ -680,7 +701,9 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
           ? ranked.list
           : first.introduces && first.introduces.length > 1 && first.introduces.length <= MAX_STEPS
             ? { sourceIndex: first.sourceIndex, steps: first.introduces, leadIn: first.text }
-            : undefined;
+            : first.continuedBy && first.continuedBy.steps.length > 1 && first.continuedBy.steps.length <= MAX_STEPS
+              ? { sourceIndex: first.sourceIndex, steps: first.continuedBy.steps, leadIn: first.continuedBy.leadIn, preface: first.text }
+              : undefined;
   if (procedure) {
     let step = 0;
     const steps: ExtractiveAnswer['sentences'] = procedure.steps.map(({ text, startsItem }) => {
@@ -688,6 +711,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
       return { text, sourceIndex: procedure.sourceIndex, step };
     });
     if (procedure.leadIn) steps.unshift({ text: procedure.leadIn, sourceIndex: procedure.sourceIndex });
+    if ('preface' in procedure && procedure.preface) steps.unshift({ text: procedure.preface, sourceIndex: procedure.sourceIndex });
     const numbered = procedure.steps[0]?.ordered === true;
     return {
       text: layOutAnswer(steps, () => `[${procedure.sourceIndex + 1}]`, numbered),
