@@ -33,18 +33,18 @@ export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
                 <p className={layout.muted}>{turn.error ?? 'This question has no answer yet.'}</p>
               )}
               {turn.source_list.length ? (
-                <p className={layout.muted} aria-hidden="true">
-                  Sources
-                </p>
-              ) : null}
-              {turn.source_list.length ? (
-                <ol aria-label={`Sources of the answer to: ${turn.command ?? ''}`}>
-                  {turn.source_list.map((source, index) => (
-                    <li key={`${source.metadata.id}-${index}`} id={`turn-${key}-source-${index + 1}`}>
-                      <a href={sourceHref(source)}>{sourceTitle(source)}</a>
-                    </li>
-                  ))}
-                </ol>
+                <>
+                  <p className={layout.muted} aria-hidden="true">
+                    Sources
+                  </p>
+                  <ol aria-label={`Sources of the answer to: ${turn.command ?? ''}`}>
+                    {turn.source_list.map((source, index) => (
+                      <li key={`${source.metadata.id}-${index}`} id={`turn-${key}-source-${index + 1}`}>
+                        <a href={sourceHref(source)}>{sourceTitle(source)}</a>
+                      </li>
+                    ))}
+                  </ol>
+                </>
               ) : null}
             </li>
           )
@@ -54,7 +54,6 @@ export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
   )
 }
 
-/** The user's own recent threads, each by its first question, the most recently continued first. */
 /**
  * The asker's recent threads, each by its first question, with when it was last asked and how many questions it
  * holds: threads that began with the same question are told apart.

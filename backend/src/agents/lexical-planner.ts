@@ -20,6 +20,9 @@ const keyOfStems = (text: string) => [...new Set(tokenize(text))].sort().join(' 
 const contentWordsOf = (text: string) => (text.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => tokenize(word).length > 0)
 const trimClause = (text: string) => text.replace(/^[\s,;:]+|[\s,;:]+$/g, '')
 
+/** The text with its first letter capitalised: a part's heading, a document's subject line. */
+export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
 /**
  * What a command is about, without the directive that asks for a document ("write a briefing on …") or a summary
  * ("summarise what the knowledge base says about …", `readRequest`).

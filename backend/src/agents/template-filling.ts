@@ -2,7 +2,7 @@ import type { Source } from '../../../contracts/ask'
 import { CitationList } from '../answering/citations'
 import { joinAnswerPieces } from '../retrieval/extractive-answer'
 import type { AgentState, SectionState } from './agent-state'
-import { subjectOf } from './lexical-planner'
+import { capitalised, subjectOf } from './lexical-planner'
 import type { StepContext } from './workflow-runtime'
 import { evidenceOf, passagesOf } from './evidence'
 import { passagesForSections } from './section-passages'
@@ -69,7 +69,7 @@ export async function fillTemplate(
   const markdown = [
     `# ${escapeInline(context.templateName ?? 'Document')}`,
     // What the document is about, without the request's wording ("Write a briefing on …").
-    `**Subject:** ${escapeInline(subject.charAt(0).toUpperCase() + subject.slice(1))}`,
+    `**Subject:** ${escapeInline(capitalised(subject))}`,
     ...sections.flatMap((section) => [
       `## ${escapeInline(section.title)}`,
       section.answer ?? '',

@@ -5,7 +5,7 @@ import { joinAnswerPieces } from '../retrieval/extractive-answer'
 import type { AgentState, Evidence, SubQuestion } from './agent-state'
 import { evidenceOf, textsOf, keyOf, passagesOf } from './evidence'
 import { GRADE_THRESHOLD, gradeCoverage, wordsOfStems } from './grading'
-import { subjectOf } from './lexical-planner'
+import { capitalised, subjectOf } from './lexical-planner'
 import { fillTemplate } from './template-filling'
 import { traceEntry, type StepContext, type StepHandler } from './workflow-runtime'
 import type { WorkflowStepId } from './workflow-definition'
@@ -148,8 +148,7 @@ const ASKS = /^(?:what|how|why|when|where|who|whom|which|whose|can|could|does|do
  */
 export function partHeading(question: string): string {
   const text = question.trim()
-  const capitalised = text.charAt(0).toUpperCase() + text.slice(1)
-  return ASKS.test(text) && !/[.?!:]$/.test(text) ? `${capitalised}?` : capitalised
+  return ASKS.test(text) && !/[.?!:]$/.test(text) ? `${capitalised(text)}?` : capitalised(text)
 }
 
 const compose: StepHandler = async (state, context) => {
