@@ -382,6 +382,31 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', small, (term) => index.idf(term))).toBeNull();
   });
 
+  it('answers not found when a how-to or can-I question asks for an action no source names', () => {
+    const sources: AnswerSource[] = [
+      { articleId: 1, title: 'Library cards', text: 'A library card is free for residents. Bring a proof of address to the front desk. A lost card is replaced at the desk.' },
+      { articleId: 2, title: 'Returning books', text: 'Books go back within three weeks. Late returns pay a small fine per day. A card with unpaid fines is blocked until it is replaced.' },
+    ];
+    // The rest of the knowledge base, about other things.
+    const others = ['Opening hours', 'Wifi', 'Printing', 'Study rooms', 'Events', 'Donations', 'Parking', 'Accessibility'].map((title, position) => ({
+      articleId: 3 + position,
+      title,
+      text: `${title} are explained at the front desk of each branch.`,
+    }));
+    const index = new Bm25Index();
+    [...sources, ...others].forEach((source, position) => index.add({ chunkId: position + 1, articleId: source.articleId, ...countChunkTerms(source.text, source.title) }));
+    const weightOf = (term: string) => index.idf(term);
+    // Renewing a card is nowhere: what the sources say of cards is no answer to it.
+    for (const question of ['How do I renew my library card?', 'Can I renew a library card?', 'Is it possible to renew a library card?', 'how to renew a library card'])
+      expect(composeExtractiveAnswer(question, sources, weightOf), question).toBeNull();
+    // Named (in another form, or misspelt as the search reads it), it is answered.
+    expect(composeExtractiveAnswer('How do I replace a lost library card?', sources, weightOf)?.sentences[0]?.text).toBe('A lost card is replaced at the desk.');
+    expect(composeExtractiveAnswer('How do I repalce a lost library card?', sources, weightOf, {}, (term) => index.correction(term))?.text).toMatch(/replaced/);
+    // A light verb or a phrasal one says too little to refuse on: the card is the point.
+    expect(composeExtractiveAnswer('How do I get a library card?', sources, weightOf)).not.toBeNull();
+    expect(composeExtractiveAnswer('How do I pay off late fines?', sources, weightOf)).not.toBeNull();
+  });
+
   it('prefers the sentence with a year when the question asks for one', () => {
     const answer = composeExtractiveAnswer('What year did the library open?', library, libraryWeights);
     expect(answer?.sentences).toEqual([{ text: 'The library opened in 1962 on Main Street.', sourceIndex: 2 }]);

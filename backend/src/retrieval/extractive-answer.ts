@@ -303,6 +303,11 @@ export interface RankedSentences {
   /** Whether the question asks how to do something ("How do I add an article?"): a list of steps answers it whole. */
   asksHowTo: boolean;
   /**
+   * The action a how-to or can-I question asks about, when none of the sources names it ("How do I restore a deleted
+   * article?" where no passage says restore): the sources tell of something else, and the answer is not found.
+   */
+  actionMissing?: string;
+  /**
    * For a how-to question, the numbered list of the sources most about it, when there is one: its steps, and the
    * share of the question's weight its heading and steps cover (words only its article's title has count less).
    */
@@ -380,6 +385,32 @@ function definitionPattern(question: string, isQuestion: boolean): RegExp | unde
 
 /** "How do I …", "How can we …", "How to …", "And how do I …": a question whose answer is a procedure. */
 const HOW_TO = /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
+/**
+ * "How do I restore …", "Can I restore …", "Is it possible to restore …": the action the question asks about is the
+ * word after these (group 1), once a pronoun subject is set aside.
+ */
+const ASKED_ACTION =
+  /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you|one|they|he|she)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you|one)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)([a-z]+)(?:\s+([a-z]+))?/i;
+/** Words after a verb that make it another verb ("turn off", "set up", "get rid of"): the action is the pair. */
+const PARTICLE = /^(?:off|on|up|out|in|down|back|away|over|rid|through|around|apart)$/;
+/**
+ * Verbs that say little of what is done ("How do I get a library card?": the card is the point, and "A library card is
+ * free for residents." answers it though no article says get).
+ */
+const LIGHT_VERB = /^(?:get|gets|got|make|do|does|have|has|use|find|see|take|go|put|give|keep|let|try|know|tell|look|need|want|come|become|be|start|begin|work|handle|deal|manage)$/;
+
+/**
+ * The stem of the action a how-to or can-I question asks about ("How do I restore a deleted article?": restor), as the
+ * search reads it (`correctTerm` for a misspelling); undefined when it is a light verb ("get"), a phrasal verb ("turn
+ * off"), a stopword, or when none is asked.
+ */
+function askedAction(question: string, correctTerm?: (term: string) => string | undefined): string | undefined {
+  const match = ASKED_ACTION.exec(normalize(question));
+  if (!match?.[1] || LIGHT_VERB.test(match[1]) || (match[2] && PARTICLE.test(match[2]))) return undefined;
+  const [stem] = tokenizeWithWords(match[1]).terms;
+  return stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
+}
+
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
 const MAX_STEPS = 10;
 /**
@@ -594,6 +625,9 @@ export function rankAnswerSentences(
   });
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   const asksHowTo = HOW_TO.test(question);
+  const action = askedAction(question, correctTerm);
+  const actionNamed =
+    action === undefined || titleTerms.some((terms) => terms.has(action)) || sources.some((source) => analyzedPassage(source.text).some((sentence) => sentence.stems.includes(action)));
   return {
     candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy }) => ({
       text,
@@ -612,6 +646,7 @@ export function rankAnswerSentences(
     evidence: passageEvidence(question, sources, weightOf, correctTerm),
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
+    actionMissing: actionNamed ? undefined : action,
     procedure: asksHowTo ? bestList(sources, weights, totalWeight, true) : undefined,
     list: bestList(sources, weights, totalWeight, false, 'contextCoverage'),
   };
@@ -687,6 +722,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   if (first === undefined || first.coverage < minCoverage) return null;
   if (Math.max(0, ...evidence) < minEvidence) return null;
   if ((sourceCoverage[first.sourceIndex] ?? 0) < minSourceCoverage) return null;
+  if (ranked.actionMissing !== undefined) return null;
 
   // A how-to question answered by a step of a list gets the whole list: one step alone ("Open the Add article
   // form.") does not tell how. A numbered list about the question answers it even when another sentence scored better.
