@@ -433,3 +433,86 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(answer?.text).toContain('Turn the heap every fortnight');
   });
 });
+
+describe('composeExtractiveAnswer, the structure of a guide', () => {
+  // Other articles of the guide, so that words have realistic weights.
+  const others: AnswerSource[] = ['Opening hours', 'Wifi', 'Printing', 'Study rooms', 'Events', 'Donations'].map((title, position) => ({
+    articleId: 90 + position,
+    title,
+    text: `${title} are explained at the front desk of each branch.`,
+  }));
+  const weightsOf = (sources: AnswerSource[]) => idfOf([...sources, ...others]);
+
+  it('reads a sentence with the heading over it', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to filter and sort the articles table',
+        text: 'The Articles tab lists your published articles in a table. When the knowledge base grows, sorting and filtering help you find the right article quickly.',
+        score: 9.9,
+      },
+      {
+        articleId: 1,
+        title: 'How to filter and sort the articles table',
+        text:
+          '## Sort the table\n\nSelect a column heading to sort by that column. Select it again to reverse the order. For example, sort by a date column ' +
+          'to see the most recently changed articles first, or by title to list articles alphabetically.',
+        score: 9.6,
+      },
+      {
+        articleId: 1,
+        title: 'How to filter and sort the articles table',
+        text: '## Pages\n\nThe table shows 30 rows per page. Use the pagination controls under the table to move between pages. Filters and sorting apply to the whole list.',
+        score: 9.2,
+      },
+    ];
+    // Weights as in a guide where most articles say article and many say table.
+    const weights: Record<string, number> = { sort: 3, tabl: 1.5, articl: 0.4 };
+    expect(composeExtractiveAnswer('How do I sort the articles table?', guide, (term) => weights[term] ?? 1)?.sentences[0]?.text).toBe(
+      'Select a column heading to sort by that column.',
+    );
+  });
+
+  it('never quotes a sentence about the article itself, nor one that announces what it cannot show', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to install and run the product',
+        text: 'This article is for administrators. It covers starting the product, where data is stored, and the API.\n\n## Install\n\nStart the product from the project folder:\n\nThe product then listens on port 3000.',
+      },
+    ];
+    const answer = composeExtractiveAnswer('How do I start the product?', guide, weightsOf(guide));
+    expect(answer?.text).not.toMatch(/It covers|This article|folder:/);
+    expect(answer?.sentences[0]?.text).toBe('The product then listens on port 3000.');
+  });
+
+  it('answers a how-to question with the steps that name its action in an article about it, not with other steps of that article', () => {
+    const crawling: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to crawl a web site',
+        text: '## Start a crawl\n\n1. Select the Articles tab.\n2. Open the crawl form.\n3. Enter the start address.\n4. Start the crawl.',
+      },
+      { articleId: 1, title: 'How to crawl a web site', text: '## Review and publish\n\n1. Delete pages that are not useful.\n2. Publish the rest.' },
+      { articleId: 2, title: 'How to review drafts', text: 'A draft is created when you:\n\n- add an article,\n- upload files,\n- crawl a web site.' },
+    ];
+    expect(composeExtractiveAnswer('How do I crawl a web site?', crawling, weightsOf(crawling))?.text).toBe(
+      '1. Select the Articles tab. [1]\n2. Open the crawl form. [1]\n3. Enter the start address. [1]\n4. Start the crawl. [1]',
+    );
+    // Steps that do not name the action are not taken for it on the strength of the title.
+    const logs: AnswerSource[] = [
+      { articleId: 3, title: 'How to use the query logs and their filters', text: '## Browse the logs\n\n1. Select the Logs tab.\n2. Select Load more to see the next rows.' },
+      { articleId: 3, title: 'How to use the query logs and their filters', text: '## Filter by status\n\nUse the status filter to see only the liked or disliked logs.' },
+    ];
+    expect(composeExtractiveAnswer('How do I filter the logs?', logs, weightsOf(logs))?.sentences[0]?.text).toBe('Use the status filter to see only the liked or disliked logs.');
+  });
+
+  it('adds no list item that only completes its lead-in as a further sentence', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },
+      { articleId: 2, title: 'Roles', text: 'Editors can work with:\n\n- articles,\n- add, edit or delete comments,\n- exports.' },
+    ];
+    const answer = composeExtractiveAnswer('Why delete comments?', guide, weightsOf(guide), { maxScoreGap: 5, minFreshCoverage: 0 });
+    expect(answer?.sentences.map((sentence) => sentence.text)).toEqual(['Delete comments that are no longer relevant or were added by mistake.']);
+  });
+});

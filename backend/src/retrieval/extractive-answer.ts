@@ -120,6 +120,11 @@ export const defaultExtractiveAnswerOptions: Readonly<Required<ExtractiveAnswerO
  * the title already says what the whole article is about, so a sentence repeating it is not more on the point.
  */
 const TITLE_TERM_DISCOUNT = 0.3;
+/**
+ * A question word in the heading over a sentence, not in the sentence, counts this much of its weight: the heading
+ * says what its sentences are about ("Sort the table / Select a column heading to sort by that column.").
+ */
+const HEADING_TERM_CREDIT = 0.5;
 /** Exponent of the within-passages rarity of a question word: a word every candidate sentence has tells none apart. */
 const LOCAL_RARITY_EXPONENT = 0.5;
 /** Weight of the passage's retrieval score (relative to the best) in a sentence's score. */
@@ -328,12 +333,24 @@ export interface RankedList {
   leadIn?: string;
   /** Share of the question's weight its heading, lead-in and items cover. */
   coverage: number;
+  /**
+   * The same with its article's title counted in full: steps under "Start a crawl" in an article "How to crawl a web
+   * site" are about crawling a web site, though they never say web site.
+   */
+  titledCoverage: number;
+  /** Whether its heading, lead-in or items name the action a how-to question asks about. */
+  namesAction: boolean;
   /** The same of its heading and lead-in alone: what the list is said to be about. */
   contextCoverage: number;
 }
 
 /** A sentence that only names another article to read: 'See "How to publish drafts".', 'See also "Roles" for details.' */
 const POINTER = /^see\s+(?:also\s+)?["“‘'][^"”’']+["”’'](?:\s+for\s+[\w\s]{1,30})?\s*[.!]?$/i;
+/**
+ * A sentence about the text itself, not its subject: "This article covers both: …", "It covers starting the product, …",
+ * "This section explains …". It says where things are told, not what they are.
+ */
+const SIGNPOST = /^(?:(?:this|the following)\s+(?:article|guide|page|section|document|chapter|tutorial)|it)\s+(?:covers?|explains?|describes?|walks|lists|shows|is\s+for|is\s+about|tells|gives)\b/i;
 
 /**
  * The list a sentence introduces: the one right after it, when the sentence ends in a colon ("You can upload:"). A
@@ -520,6 +537,8 @@ export function rankAnswerSentences(
     sourceIndex: number;
     sentenceIndex: number;
     terms: Set<string>;
+    /** Question terms the heading over the sentence has and the sentence does not. */
+    headingTerms: Set<string>;
     pairs: number;
     words: number;
     normalized: string;
@@ -534,6 +553,7 @@ export function rankAnswerSentences(
   const seen = new Set<string>();
   sources.forEach((source, sourceIndex) => {
     let sentenceIndex = -1;
+    let heading = new Set<string>();
     const analyzed = analyzedPassage(source.text);
     // The sentences of each list, by block: a list item's list is its block, from its first item on.
     const lists = new Map<number, ListSentence[]>();
@@ -550,7 +570,8 @@ export function rankAnswerSentences(
       for (const stem of stems) if (weights.has(stem)) sourceTerms[sourceIndex]?.add(stem);
       // Headings label content, and a pointer to another article ('See "How to publish drafts".') sends the reader
       // elsewhere: neither is an answer.
-      if (sentence.kind === 'heading' || POINTER.test(sentence.text)) continue;
+      if (sentence.kind === 'heading') heading = new Set(stems);
+      if (sentence.kind === 'heading' || POINTER.test(sentence.text) || SIGNPOST.test(sentence.text)) continue;
       if (seen.has(key)) continue;
       seen.add(key);
       const terms = new Set<string>();
@@ -559,16 +580,23 @@ export function rankAnswerSentences(
       for (let position = 1; position < words.length && pairs < MAX_PAIRS; position += 1) {
         if (questionPairs.has(pairTerm(words[position - 1] as string, words[position] as string))) pairs += 1;
       }
+      const introduces = introducedList(analyzed, sentenceIndex, lists);
+      // A sentence that announces what follows ("Run this from the project folder:") says nothing without it; only a
+      // list is quoted with its lead-in.
+      if (/:$/.test(sentence.text) && !introduces) continue;
+      const headingTerms = new Set<string>();
+      for (const term of heading) if (weights.has(term) && !terms.has(term)) headingTerms.add(term);
       sentences.push({
         text: sentence.text,
         sourceIndex,
         sentenceIndex,
         terms,
+        headingTerms,
         pairs,
         words: sentence.wordCount,
         normalized: sentence.normalized,
         list: sentence.kind === 'item' ? lists.get(sentence.block) : undefined,
-        introduces: introducedList(analyzed, sentenceIndex, lists),
+        introduces,
         continuedBy: continuingList(analyzed, sentenceIndex, lists),
       });
     }
@@ -600,6 +628,9 @@ export function rankAnswerSentences(
       if (sentence.terms.has(term)) {
         relevant += discounted;
         covered += weight;
+      } else if (sentence.headingTerms.has(term)) {
+        relevant += HEADING_TERM_CREDIT * discounted;
+        covered += HEADING_TERM_CREDIT * weight;
       }
     }
     const { words } = sentence;
@@ -647,7 +678,7 @@ export function rankAnswerSentences(
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
     actionMissing: actionNamed ? undefined : action,
-    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true) : undefined,
+    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true, 'coverage', action) : undefined,
     list: bestList(sources, weights, totalWeight, false, 'contextCoverage'),
   };
 }
@@ -663,6 +694,7 @@ function bestList(
   totalWeight: number,
   numberedOnly: boolean,
   by: 'coverage' | 'contextCoverage' = 'coverage',
+  action?: string,
 ): RankedList | undefined {
   let best: RankedList | undefined;
   sources.forEach((source, sourceIndex) => {
@@ -670,17 +702,25 @@ function bestList(
     let heading: readonly string[] = [];
     let previous: AnalyzedSentence | undefined;
     let list: { block: number; steps: ListSentence[]; context: Set<string>; stems: Set<string>; leadIn?: string } | undefined;
-    const coverageOf = (stems: ReadonlySet<string>) => {
+    const coverageOf = (stems: ReadonlySet<string>, titleDiscount = TITLE_TERM_DISCOUNT) => {
       let covered = 0;
       for (const [term, weight] of weights) {
         if (stems.has(term)) covered += weight;
-        else if (title.has(term)) covered += weight * TITLE_TERM_DISCOUNT;
+        else if (title.has(term)) covered += weight * titleDiscount;
       }
       return covered / totalWeight;
     };
     const consider = () => {
       if (!list || list.steps.length < 2 || list.steps.length > MAX_STEPS) return;
-      const found = { sourceIndex, steps: list.steps, leadIn: list.leadIn, coverage: coverageOf(list.stems), contextCoverage: coverageOf(list.context) };
+      const found = {
+        sourceIndex,
+        steps: list.steps,
+        leadIn: list.leadIn,
+        coverage: coverageOf(list.stems),
+        titledCoverage: coverageOf(list.stems, 1),
+        namesAction: action !== undefined && list.stems.has(action),
+        contextCoverage: coverageOf(list.context),
+      };
       if (!best || found[by] > best[by]) best = found;
     };
     analyzedPassage(source.text).forEach((sentence, index) => {
@@ -729,7 +769,8 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // Any question: a list whose heading and lead-in say what the question asks, where no sentence does, is the answer
   // ("What file types can I upload?": "Supported file types / You can upload: - PDF documents, - …").
   const procedure =
-    ranked.procedure && ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE
+    ranked.procedure &&
+    (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE || (ranked.procedure.namesAction && ranked.procedure.titledCoverage >= MIN_PROCEDURE_COVERAGE))
       ? ranked.procedure
       : ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
         ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
@@ -766,8 +807,9 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     if (chosen.length >= maxSentences) break;
     // Short answers: a further sentence only while the answer stays within maxWords.
     if (chosenWords + (words[position] ?? 0) > maxWords) continue;
-    // A sentence that announces a list ("You can:") says nothing without it.
-    if (candidate.introduces) continue;
+    // A sentence that announces a list ("You can:") says nothing without it, nor an item that only completes its list's
+    // lead-in ("add, edit or delete comments,").
+    if (candidate.introduces || (candidate.list && /^\p{Ll}/u.test(candidate.text))) continue;
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.
     const carriesMissingType = first.typeMatch === false && candidate.typeMatch === true && candidate.sourceIndex === first.sourceIndex && candidate.terms.size >= 2;
