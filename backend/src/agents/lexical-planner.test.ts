@@ -98,12 +98,16 @@ describe('LexicalPlanner', () => {
 
   it('plans one question per template section, about the command’s subject', async () => {
     const plan = await planner.planSections('Write a briefing on the semantic firewall', [
-      { title: 'Summary', instructions: 'Three sentences.' },
+      { title: 'Summary', instructions: 'The answer to the command in three sentences.' },
       { title: 'Date', instructions: '' },
+      { title: 'When to use it', instructions: 'The cases the sources name.' },
     ], TOOLS)
-    expect(plan.map((question) => [question.text, question.section])).toEqual([['Summary', 0], ['Date', 1]])
-    expect(plan[0].toolCalls).toEqual([{ tool: 'knowledge_search', input: 'the semantic firewall\nSummary\nThree sentences.' }])
+    expect(plan.map((question) => [question.text, question.section])).toEqual([['Summary', 0], ['Date', 1], ['When to use it', 2]])
+    // A section about the whole subject searches for the subject: its words only say how to write.
+    expect(plan[0].toolCalls).toEqual([{ tool: 'knowledge_search', input: 'the semantic firewall' }])
     expect(plan[1].toolCalls).toEqual([{ tool: 'date_time', input: 'now' }])
+    // A section about an aspect of it searches for both.
+    expect(plan[2].toolCalls).toEqual([{ tool: 'knowledge_search', input: 'the semantic firewall\nWhen to use it\nThe cases the sources name.' }])
   })
 
   it('widens only the unsettled questions, searching their missing words on their own', async () => {

@@ -4,6 +4,7 @@ import { tokenize } from '../retrieval/text'
 import type { SubQuestion, ToolCall } from './agent-state'
 import type { Planner } from './planner'
 import type { AgentTool } from './tools/agent-tool'
+import { namesAspect } from './section-passages'
 
 // Where a sentence may hold a second question: "…, and what …", "… as well as …", "…; …".
 const CONJUNCTION = /(\s*;\s*|,?\s+(?:and also|and then|as well as|and)\s+)/i
@@ -94,8 +95,13 @@ export const newSubQuestion = (text: string, query: string, section: number | nu
   isSettled: false,
 })
 
-/** What a template section's searches look for: the command's subject and the section's own words. */
-export const sectionQueryOf = (subject: string, section: { title: string; instructions: string }) => `${subject}\n${`${section.title}\n${section.instructions}`.trim()}`
+/**
+ * What a template section's searches look for: the command's subject and the section's own words; the subject alone
+ * for a section about the whole subject ("Summary"), whose words only say how to write ("The answer to the command in
+ * two or three sentences") and would find passages about answers and commands.
+ */
+export const sectionQueryOf = (subject: string, section: { title: string; instructions: string }) =>
+  namesAspect(subject, section.title) ? `${subject}\n${`${section.title}\n${section.instructions}`.trim()}` : subject
 
 /** Plans from the words alone: deterministic, explainable, no model needed. */
 export class LexicalPlanner implements Planner {

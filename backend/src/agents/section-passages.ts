@@ -14,6 +14,15 @@ const DOCUMENT_STEMS = new Set(
 )
 
 /**
+ * Whether a section's title names an aspect of the subject ("Costs", "Next steps"), not only a part of the document
+ * ("Summary", "What the knowledge base says").
+ */
+export function namesAspect(subject: string, title: string): boolean {
+  const subjectStems = new Set(tokenize(subject))
+  return tokenize(title).some((stem) => !subjectStems.has(stem) && !DOCUMENT_STEMS.has(stem))
+}
+
+/**
  * A passage stays in a section when it is at least this much about the brief's subject, relative to the section's
  * passage most about it: a "building permit" fees passage matches "parking permit" only by its common word, so a
  * "parking permit" fees passage puts it out; when no passage has the rarer word, the best of them still counts.
