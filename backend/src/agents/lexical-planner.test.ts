@@ -96,6 +96,12 @@ describe('LexicalPlanner', () => {
     expect(plan.every((question) => question.section === null && question.grade === null && !question.isSettled)).toBe(true)
   })
 
+  it('reads "each one" and "both" as leaning on the question before', async () => {
+    const plan = await planner.planCommand('Explain uploading files and crawling a web site, and list what each one needs', TOOLS)
+    expect(plan.map((question) => question.text)).toEqual(['Explain uploading files', 'crawling a web site', 'list what each one needs'])
+    expect(plan[2].query).toBe('list what each one needs crawling web site')
+  })
+
   it('plans one question per template section, about the command’s subject', async () => {
     const plan = await planner.planSections('Write a briefing on the semantic firewall', [
       { title: 'Summary', instructions: 'The answer to the command in three sentences.' },

@@ -12,7 +12,7 @@ const CONJUNCTION = /(\s*;\s*|,?\s+(?:and also|and then|as well as|and)\s+)/i
 const QUESTION_START =
   /^(?:what|how|why|when|where|who|whom|which|whose|can|could|does|do|did|is|are|was|were|should|will|would|may|explain|list|describe|tell|summari[sz]e|compare|show|give|find|define|name)\b/i
 // A pronoun leans on the clause before it: "what is the firewall and how do I turn it on".
-const PRONOUN = /\b(?:it|its|this|that|they|them|their|these|those)\b/i
+const PRONOUN = /\b(?:it|its|this|that|they|them|their|these|those|each one|each of them|both)\b/i
 // "Write a briefing on X", "Prepare a note about X": the document asked for is not what to search for.
 const DIRECTIVE =
   /^\s*(?:please\s+)?(?:write|draft|prepare|create|produce|compose|generate|make|give me|provide)\b[^.?!]*?\b(?:on|about|regarding|concerning|covering)\s+/i

@@ -507,6 +507,27 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('How do I filter the logs?', logs, weightsOf(logs))?.sentences[0]?.text).toBe('Use the status filter to see only the liked or disliked logs.');
   });
 
+  it('never answers with a sentence or steps that quote the question as an example of what to type', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to use the agent',
+        text: '## Run the agent\n\n1. Open the agent.\n2. Type your command, for example: "Compare the steps for uploading files and crawling a web site."\n3. Send the command.',
+      },
+      { articleId: 2, title: 'How to upload files', text: '## Upload files\n\n1. Open the file upload form.\n2. Choose the files.\n3. Submit the upload.' },
+    ];
+    const answer = composeExtractiveAnswer('Compare the steps for uploading files', guide, weightsOf(guide));
+    expect(answer?.text).toBe('1. Open the file upload form. [2]\n2. Choose the files. [2]\n3. Submit the upload. [2]');
+    const sentence: AnswerSource[] = [
+      { articleId: 1, title: 'Agent', text: 'Be specific, for example: "Compare the steps for uploading files and crawling a web site." It helps.' },
+      { articleId: 2, title: 'Upload', text: 'Uploading files turns them into drafts, step by step.' },
+    ];
+    expect(composeExtractiveAnswer('Compare the steps for uploading files', sentence, weightsOf(sentence))?.sentences[0]?.text).toBe('Uploading files turns them into drafts, step by step.');
+    // A quotation the question only borrows from is an answer.
+    const speech: AnswerSource[] = [{ articleId: 3, title: 'Speeches', text: 'The mayor said "we will open the new library in the spring of next year" at the opening.' }];
+    expect(composeExtractiveAnswer('Who said we will open the new library?', speech, weightsOf(speech))).not.toBeNull();
+  });
+
   it('adds no list item that only completes its lead-in as a further sentence', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },

@@ -378,6 +378,25 @@ function continuingList(analyzed: readonly AnalyzedSentence[], index: number, li
   return steps ? { leadIn: next.text, steps } : undefined;
 }
 
+/** A quotation in a sentence, long enough to be a question or a command of its own (group 1). */
+const QUOTATION = /["“]([^"“”]+)["”]/g;
+const MIN_QUOTED_QUESTION_WORDS = 8;
+
+/**
+ * Whether a sentence quotes the question itself: a quotation of at least MIN_QUOTED_QUESTION_WORDS words, and no
+ * fewer than the question's, that has every word of the question. A quotation the question only borrows from ("Who
+ * called the war 'a splendid little war'?") is part of an answer.
+ */
+function quotesTheQuestion(text: string, weights: ReadonlyMap<string, number>, questionWords: number): boolean {
+  for (const [, quoted] of text.matchAll(QUOTATION)) {
+    const words = countWords(quoted as string);
+    if (words < MIN_QUOTED_QUESTION_WORDS || words < questionWords) continue;
+    const stems = new Set(tokenizedText(quoted as string).terms);
+    if ([...weights.keys()].every((term) => stems.has(term))) return true;
+  }
+  return false;
+}
+
 /** "What is X?", "What are X?", "Who was X?": a question that asks what something is (X in group 1). */
 const ASKS_WHAT_IT_IS = /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)\s*\?*\s*$/i;
 /** A sentence that says what X is ("The semantic firewall is an optional safety layer.") scores this much more. */
@@ -428,6 +447,8 @@ function askedAction(question: string, correctTerm?: (term: string) => string | 
   return stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
 }
 
+/** "The steps for uploading files", "instructions to reset …": a request whose answer is a procedure too. */
+const ASKS_FOR_STEPS = /\b(?:steps|procedure|instructions)\s+(?:for|to)\b/i;
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
 const MAX_STEPS = 10;
 /**
@@ -530,6 +551,8 @@ export function rankAnswerSentences(
     totalWeight = questionTerms.length;
   }
   const questionPairs = new Set(query.pairs);
+  const questionWords = countWords(question);
+  const quotesQuestion = (text: string) => quotesTheQuestion(text, weights, questionWords);
 
   // Every sentence of every source, once; the question terms each has.
   interface Sentence {
@@ -580,6 +603,9 @@ export function rankAnswerSentences(
       for (let position = 1; position < words.length && pairs < MAX_PAIRS; position += 1) {
         if (questionPairs.has(pairTerm(words[position - 1] as string, words[position] as string))) pairs += 1;
       }
+      // A sentence that quotes the question as an example ('… for example: "Compare the steps for uploading files and
+      // crawling a web site."') tells how to ask it, not what answers it.
+      if (quotesQuestion(sentence.text)) continue;
       const introduces = introducedList(analyzed, sentenceIndex, lists);
       // A sentence that announces what follows ("Run this from the project folder:") says nothing without it; only a
       // list is quoted with its lead-in.
@@ -655,7 +681,7 @@ export function rankAnswerSentences(
     return covered / totalWeight;
   });
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
-  const asksHowTo = HOW_TO.test(question);
+  const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
   const action = askedAction(question, correctTerm);
   const actionNamed =
     action === undefined || titleTerms.some((terms) => terms.has(action)) || sources.some((source) => analyzedPassage(source.text).some((sentence) => sentence.stems.includes(action)));
@@ -678,8 +704,8 @@ export function rankAnswerSentences(
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
     actionMissing: actionNamed ? undefined : action,
-    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true, 'coverage', action) : undefined,
-    list: bestList(sources, weights, totalWeight, false, 'contextCoverage'),
+    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true, 'coverage', action, quotesQuestion) : undefined,
+    list: bestList(sources, weights, totalWeight, false, 'contextCoverage', undefined, quotesQuestion),
   };
 }
 
@@ -695,6 +721,7 @@ function bestList(
   numberedOnly: boolean,
   by: 'coverage' | 'contextCoverage' = 'coverage',
   action?: string,
+  quotesQuestion: (text: string) => boolean = () => false,
 ): RankedList | undefined {
   let best: RankedList | undefined;
   sources.forEach((source, sourceIndex) => {
@@ -711,7 +738,8 @@ function bestList(
       return covered / totalWeight;
     };
     const consider = () => {
-      if (!list || list.steps.length < 2 || list.steps.length > MAX_STEPS) return;
+      // Steps that quote the question as an example of what to type are about asking it.
+      if (!list || list.steps.length < 2 || list.steps.length > MAX_STEPS || list.steps.some((step) => quotesQuestion(step.text))) return;
       const found = {
         sourceIndex,
         steps: list.steps,
