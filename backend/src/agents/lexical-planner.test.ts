@@ -99,7 +99,7 @@ describe('LexicalPlanner', () => {
   it('reads "each one" and "both" as leaning on the question before', async () => {
     const plan = await planner.planCommand('Explain uploading files and crawling a web site, and list what each one needs', TOOLS)
     expect(plan.map((question) => question.text)).toEqual(['Explain uploading files', 'crawling a web site', 'list what each one needs'])
-    expect(plan[2].query).toBe('list what each one needs crawling web site')
+    expect(plan[2].query).toBe('what each one needs crawling web site')
   })
 
   it('plans one question per template section, about the command’s subject', async () => {
@@ -121,7 +121,7 @@ describe('LexicalPlanner', () => {
     const widened = await planner.widen([{ ...settled, isSettled: true }, { ...weak, missingWords: ['zyxwv'] }], TOOLS)
     expect(widened[0].toolCalls).toEqual([])
     expect(widened[1].toolCalls).toEqual([
-      { tool: 'knowledge_search', input: 'Explain the zyxwv setting' },
+      { tool: 'knowledge_search', input: 'the zyxwv setting' },
       { tool: 'knowledge_search', input: 'zyxwv' },
     ])
   })

@@ -11,6 +11,8 @@ const CONJUNCTION = /(\s*;\s*|,?\s+(?:and also|and then|as well as|and)\s+)/i
 // A clause that starts like a question or an instruction stands on its own.
 const QUESTION_START =
   /^(?:what|how|why|when|where|who|whom|which|whose|can|could|does|do|did|is|are|was|were|should|will|would|may|explain|list|describe|tell|summari[sz]e|compare|show|give|find|define|name)\b/i
+/** What a clause asks of its object ("Compare the steps for "), which a bare object after "and" shares (group 1). */
+const SHARED_HEAD = /^(.*\b(?:steps|procedure|instructions|requirements|rules|settings|options|roles)\s+(?:for|to)\s+)\S/i
 // A pronoun leans on the clause before it: "what is the firewall and how do I turn it on".
 const PRONOUN = /\b(?:it|its|this|that|they|them|their|these|those|each one|each of them|both)\b/i
 // "Write a briefing on X", "Prepare a note about X": the document asked for is not what to search for.
@@ -50,7 +52,9 @@ export function splitCommand(command: string, isFactQuestion: (text: string) => 
         const [separator, piece] = [rest[index], trimClause(rest[index + 1] ?? '')]
         if (piece && standsAlone(piece, current)) {
           clauses.push(current)
-          current = piece
+          // "Compare the steps for uploading files and crawling a web site": the second part asks for the steps too.
+          const head = SHARED_HEAD.exec(current)?.[1]
+          current = head && !QUESTION_START.test(piece) && !/^(?:the|a|an|my|our|your)\b/i.test(piece) ? `${head}${piece}` : piece
         } else current = `${current}${separator}${piece}`
       }
       clauses.push(current)

@@ -14,6 +14,13 @@ describe('readRequest', () => {
     expect(readRequest('What does the guide say about themes?')).toEqual({ subject: 'themes', isSummary: true })
   })
 
+  it('reads an instruction for its object, no summary', () => {
+    expect(readRequest('Compare the steps for uploading files')).toEqual({ subject: 'the steps for uploading files', isSummary: false })
+    expect(readRequest('Please explain the semantic firewall')).toEqual({ subject: 'the semantic firewall', isSummary: false })
+    expect(readRequest('Show me how to add an article')).toEqual({ subject: 'how to add an article', isSummary: false })
+    expect(readRequest('List')).toEqual({ subject: 'List', isSummary: false })
+  })
+
   it('leaves a question, or a frame with nothing after it, as it is', () => {
     expect(readRequest('How do I publish drafts?')).toEqual({ subject: 'How do I publish drafts?', isSummary: false })
     expect(readRequest('What is a knowledge base?')).toEqual({ subject: 'What is a knowledge base?', isSummary: false })

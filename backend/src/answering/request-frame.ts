@@ -7,6 +7,9 @@ const SUMMARY_REQUEST =
 const SUMMARY_OBJECT =
   /^(?:(?:what|everything|all)\s+(?:that\s+)?(?:the\s+|our\s+)?(?:knowledge\s+base|guide|documentation|docs|articles?)\s+(?:says?|has|contains?|covers?|knows?)\s+(?:about|on|of|regarding)\s+|(?:everything|all)\s+(?:about|on)\s+|(?:the\s+)?(?:knowledge\s+base|guide|documentation|docs|articles?)\s+(?:about|on)\s+)/i
 
+/** "Explain …", "Compare …", "List …", "Show me …": an instruction whose object is what to search for and quote. */
+const INSTRUCTION = /^\s*(?:please\s+)?(?:explain|describe|compare|list|outline|show(?:\s+me)?|tell\s+me)\s+/i
+
 export interface ReadRequest {
   /** What the request is about, without its framing words ("publishing drafts"): what to search for and quote. */
   subject: string
@@ -16,12 +19,17 @@ export interface ReadRequest {
 
 /**
  * Reads how a request is framed. "Summarise what the knowledge base says about publishing drafts" asks for a summary of
- * "publishing drafts"; its other words (summarise, knowledge base, says) are not what the articles should match. A
- * request without such a frame, or whose frame leaves nothing to search for, is its own subject.
+ * "publishing drafts"; its other words (summarise, knowledge base, says) are not what the articles should match.
+ * "Compare the steps for uploading files" asks for "the steps for uploading files", no summary. A request without
+ * such a frame, or whose frame leaves nothing to search for, is its own subject.
  */
 export function readRequest(text: string): ReadRequest {
   const lead = SUMMARY_REQUEST.exec(text)
-  if (!lead) return { subject: text, isSummary: false }
+  if (!lead) {
+    const instruction = INSTRUCTION.exec(text)
+    const object = instruction ? text.slice(instruction[0].length).trim() : ''
+    return { subject: tokenize(object).length > 0 ? object : text, isSummary: false }
+  }
   const subject = text.slice(lead[0].length).replace(SUMMARY_OBJECT, '').replace(/[\s?.!]+$/, '').trim()
   return tokenize(subject).length > 0 ? { subject, isSummary: true } : { subject: text, isSummary: false }
 }
