@@ -348,9 +348,11 @@ export interface RankedList {
 const POINTER = /^see\s+(?:also\s+)?["“‘'][^"”’']+["”’'](?:\s+for\s+[\w\s]{1,30})?\s*[.!]?$/i;
 /**
  * A sentence about the text itself, not its subject: "This article covers both: …", "It covers starting the product, …",
- * "This section explains …". It says where things are told, not what they are.
+ * "This section explains …". It says where things are told, not what they are. ("It lists the crawled URLs" may well
+ * be about a screen, so "it" only with the verbs of a text.)
  */
-const SIGNPOST = /^(?:(?:this|the following)\s+(?:article|guide|page|section|document|chapter|tutorial)|it)\s+(?:covers?|explains?|describes?|walks|lists|shows|is\s+for|is\s+about|tells|gives)\b/i;
+const SIGNPOST =
+  /^(?:(?:this|the following)\s+(?:article|guide|page|section|document|chapter|tutorial)\s+(?:covers?|explains?|describes?|walks|lists|shows|is\s+for|is\s+about|tells|gives)|it\s+(?:covers|explains|describes|walks\s+you))\b/i;
 
 /**
  * The list a sentence introduces: the one right after it, when the sentence ends in a colon ("You can upload:"). A
