@@ -528,6 +528,17 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('Who said we will open the new library?', speech, weightsOf(speech))).not.toBeNull();
   });
 
+  it('answers "how large" with the sentence under the heading that names the size', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'How to upload files', text: '## Size limit\n\nBy default, each file can be up to 25 MB.', score: 9.4 },
+      { articleId: 1, title: 'How to upload files', text: 'Open the file upload form and choose the files you want to add.', score: 8 },
+    ];
+    const weights: Record<string, number> = { upload: 1.5, file: 1.2, size: 2.5 };
+    expect(composeExtractiveAnswer('How large can an uploaded file be?', guide, (term) => weights[term] ?? 1)?.sentences[0]?.text).toBe(
+      'By default, each file can be up to 25 MB.',
+    );
+  });
+
   it('adds no list item that only completes its lead-in as a further sentence', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },

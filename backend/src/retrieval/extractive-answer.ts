@@ -1,6 +1,6 @@
 import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
-import { pairTerm, parseQuery, type AnswerType } from './query';
+import { ANSWER_TYPE_WORD_WEIGHT, pairTerm, parseQuery, type AnswerType } from './query';
 import { normalize, tokenizeWithWords } from './text';
 
 export interface AnswerSource {
@@ -535,9 +535,10 @@ export function rankAnswerSentences(
   weightOf: (term: string) => number,
   correctTerm?: (term: string) => string | undefined,
 ): RankedSentences | null {
-  // The words that only name the kind of answer ("What year") are not what a sentence must say. A misspelt word is
-  // read as the search read it (`correctTerm`, the index's correction).
-  const query = parseQuery(question, { answerTypeWordWeight: 0, correctTerm });
+  // The words that only name the kind of answer ("What year") are not what a sentence must say; what a "how large"
+  // question measures (size) counts a little, as in the search. A misspelt word is read as the search read it
+  // (`correctTerm`, the index's correction).
+  const query = parseQuery(question, { answerTypeWordWeight: 0, quantityDimensionWeight: ANSWER_TYPE_WORD_WEIGHT, correctTerm });
   const questionTerms = [...query.terms].filter(([, weight]) => weight > 0);
   if (questionTerms.length === 0 || sources.length === 0) return null;
   const weights = new Map<string, number>();

@@ -39,6 +39,18 @@ describe('parseQuery', () => {
     expect(parseQuery('What does AFC stand for?').answerType).toBeUndefined();
   });
 
+  it('searches what a "how large" or "how far" question measures beside the word that asks it', () => {
+    const howLarge = parseQuery('How large can an uploaded file be?');
+    expect(howLarge.terms.get('larg')).toBe(ANSWER_TYPE_WORD_WEIGHT);
+    expect(howLarge.terms.get('size')).toBe(ANSWER_TYPE_WORD_WEIGHT);
+    expect(parseQuery('How far is the station?').terms.get('distanc')).toBe(ANSWER_TYPE_WORD_WEIGHT);
+    expect(parseQuery('How many files?').terms.has('size')).toBe(false);
+    // Its own weight: the answer's sentences are chosen with the asking word at 0 and the measure kept.
+    const sentences = parseQuery('How large can an uploaded file be?', { answerTypeWordWeight: 0, quantityDimensionWeight: 0.3 });
+    expect(sentences.terms.has('larg')).toBe(false);
+    expect(sentences.terms.get('size')).toBe(0.3);
+  });
+
   it('weighs less the verbs that frame a question\'s request, and keeps their pairs', () => {
     const query = parseQuery('How do I get a library card?');
     expect(query.terms.get('get')).toBe(ANSWER_TYPE_WORD_WEIGHT);

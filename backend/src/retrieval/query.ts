@@ -22,6 +22,11 @@ export interface Query {
 export interface QueryParsingOptions {
   /** Query weight of the words that name what a question asks for ("many", "year"); default ANSWER_TYPE_WORD_WEIGHT. */
   answerTypeWordWeight?: number;
+  /**
+   * Weight of what a "how large / how far …" question measures ("size", "distance"; default `answerTypeWordWeight`): a
+   * passage or sentence naming it is about the asked quantity even where the adjective is not.
+   */
+  quantityDimensionWeight?: number;
   /** Query weight of the verbs that frame a question's request ("how do I get …"); default ANSWER_TYPE_WORD_WEIGHT. */
   requestVerbWeight?: number;
   /**
@@ -66,6 +71,14 @@ const REQUEST_VERBS: ReadonlySet<string> = new Set([
 
 /** Words after "how" that ask for a quantity ("how many", "how long"). */
 const HOW_QUANTITY = 'many|much|long|often|far|old|big|large|tall|high|wide|deep|fast|heavy|few';
+/**
+ * What a "how large", "how far" … question measures, as a text that gives the answer may name it ("Size limit: up to
+ * 25 MB"): searched at the answer-type word's weight beside that word.
+ */
+const QUANTITY_DIMENSIONS: Readonly<Record<string, string>> = {
+  big: 'size', large: 'size', long: 'length', far: 'distance', old: 'age', tall: 'height', high: 'height', wide: 'width',
+  deep: 'depth', fast: 'speed', heavy: 'weight',
+};
 /** Words after "what"/"which" that name the kind of answer, with the type each asks for. */
 const WHAT_KINDS: Readonly<Record<string, AnswerType | undefined>> = {
   year: 'year', years: 'year',
@@ -159,10 +172,11 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
     if (!requestStems.has(stem)) terms.set(stem, 1);
     else if (requestVerbWeight > 0) terms.set(stem, requestVerbWeight);
   }
-  if (answerTypeWeight > 0) {
-    for (const word of answerTypeWords) {
-      for (const stem of tokenizeWithWords(word).terms) if (!terms.has(stem)) terms.set(stem, answerTypeWeight);
-    }
+  const dimensionWeight = options.quantityDimensionWeight ?? answerTypeWeight;
+  for (const word of answerTypeWords) {
+    if (answerTypeWeight > 0) for (const stem of tokenizeWithWords(word).terms) if (!terms.has(stem)) terms.set(stem, answerTypeWeight);
+    const dimension = QUANTITY_DIMENSIONS[word];
+    if (dimension && dimensionWeight > 0) for (const stem of tokenizeWithWords(dimension).terms) if (!terms.has(stem)) terms.set(stem, dimensionWeight);
   }
   const pairs: string[] = [];
   const seenPairs = new Set<string>();
