@@ -539,6 +539,21 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     );
   });
 
+  it('leaves out the measure a "how long" question adds when no source names it', () => {
+    const renewal: AnswerSource[] = [
+      { articleId: 1, title: 'Passport renewal', text: 'To renew a passport, fill in the renewal form. A passport renewal takes long: about six weeks.' },
+      { articleId: 2, title: 'Library cards', text: 'A library card is free for residents.' },
+    ];
+    const index = new Bm25Index();
+    // Most articles say how long things take.
+    const taking = ['Driving licence', 'Building permit', 'Parking permit'].map((title, position) => ({ articleId: 10 + position, title, text: `A ${title.toLowerCase()} takes weeks.` }));
+    [...renewal, ...taking].forEach((source, position) => index.add(createIndexedChunk(position, source.articleId, `${source.title}\n${source.text}`)));
+    // "length" is in no article: it weighs nothing, rather than the most.
+    expect(composeExtractiveAnswer('And how long does it take?', renewal, (term) => index.idf(term))?.sentences[0]?.text).toBe(
+      'A passport renewal takes long: about six weeks.',
+    );
+  });
+
   it('adds no list item that only completes its lead-in as a further sentence', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },

@@ -243,6 +243,11 @@ const analyzedPassage = keptByText((text): readonly AnalyzedSentence[] =>
 
 const tokenizedText = keptByText(tokenizeWithWords);
 
+/** Whether some source has the term, in its title or its text. */
+function sourcesName(sources: readonly Pick<AnswerSource, 'title' | 'text'>[], term: string): boolean {
+  return sources.some((source) => tokenizedText(source.title).terms.includes(term) || analyzedPassage(source.text).some((sentence) => sentence.stems.includes(term)));
+}
+
 /**
  * Builds a short extractive answer from ranked sources: the one sentence that best answers the question, and a
  * second (up to `maxSentences`) only when it covers question words the first misses and scores nearly as well.
@@ -484,6 +489,7 @@ export function passageEvidence(
   const weights = new Map<string, number>();
   let attainable = 0;
   for (const [term, queryWeight] of query.terms) {
+    if (query.measures?.has(term) && !sourcesName(sources, term)) continue;
     const weight = queryWeight * termWeight(weightOf, term);
     weights.set(term, weight);
     attainable += weight * (k1 + 1);
@@ -544,6 +550,7 @@ export function rankAnswerSentences(
   const weights = new Map<string, number>();
   let totalWeight = 0;
   for (const [term, queryWeight] of questionTerms) {
+    if (query.measures?.has(term) && !sourcesName(sources, term)) continue;
     const weight = queryWeight * termWeight(weightOf, term);
     weights.set(term, weight);
     totalWeight += weight;

@@ -17,6 +17,11 @@ export interface Query {
   /** Whether the text asks a question (a question word or an inverted auxiliary first, or a question mark last). */
   isQuestion: boolean;
   answerType: AnswerType | undefined;
+  /**
+   * Terms added for what a "how large …" question measures ("size"): where no passage has one, it tells nothing of
+   * them and is left out of what they could cover (a word no passage has would otherwise weigh the most).
+   */
+  measures?: ReadonlySet<string>;
 }
 
 export interface QueryParsingOptions {
@@ -173,10 +178,17 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
     else if (requestVerbWeight > 0) terms.set(stem, requestVerbWeight);
   }
   const dimensionWeight = options.quantityDimensionWeight ?? answerTypeWeight;
+  const measures = new Set<string>();
   for (const word of answerTypeWords) {
     if (answerTypeWeight > 0) for (const stem of tokenizeWithWords(word).terms) if (!terms.has(stem)) terms.set(stem, answerTypeWeight);
     const dimension = QUANTITY_DIMENSIONS[word];
-    if (dimension && dimensionWeight > 0) for (const stem of tokenizeWithWords(dimension).terms) if (!terms.has(stem)) terms.set(stem, dimensionWeight);
+    if (dimension && dimensionWeight > 0) {
+      for (const stem of tokenizeWithWords(dimension).terms) {
+        if (terms.has(stem)) continue;
+        terms.set(stem, dimensionWeight);
+        measures.add(stem);
+      }
+    }
   }
   const pairs: string[] = [];
   const seenPairs = new Set<string>();
@@ -186,5 +198,5 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
     seenPairs.add(pair);
     pairs.push(pair);
   }
-  return { terms, pairs, isQuestion, answerType: isQuestion ? answerTypeOf(words, phrases) : undefined };
+  return { terms, pairs, isQuestion, answerType: isQuestion ? answerTypeOf(words, phrases) : undefined, ...(measures.size > 0 ? { measures } : {}) };
 }
