@@ -100,6 +100,16 @@ describe('LexicalPlanner', () => {
     const plan = await planner.planCommand('Explain uploading files and crawling a web site, and list what each one needs', TOOLS)
     expect(plan.map((question) => question.text)).toEqual(['Explain uploading files', 'crawling a web site', 'list what each one needs'])
     expect(plan[2].query).toBe('what each one needs crawling web site')
+    const both = await planner.planCommand('What does the crawler skip, and which role may run both crawls and uploads?', TOOLS)
+    expect(both[1].query).toBe('which role may run both crawls and uploads? crawler skip')
+  })
+
+  it('asks the steps for each object a command joins with "and", not for a new subject', () => {
+    expect(splitCommand('Compare the steps for uploading files and crawling a web site')).toEqual([
+      'Compare the steps for uploading files',
+      'Compare the steps for crawling a web site',
+    ])
+    expect(splitCommand('Show the steps for uploading files and the roles of editors')).toEqual(['Show the steps for uploading files', 'the roles of editors'])
   })
 
   it('plans one question per template section, about the command’s subject', async () => {

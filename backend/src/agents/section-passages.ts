@@ -15,10 +15,10 @@ const DOCUMENT_STEMS = new Set(
 
 /**
  * Whether a section's title names an aspect of the subject ("Costs", "Next steps"), not only a part of the document
- * ("Summary", "What the knowledge base says").
+ * ("Summary", "What the knowledge base says"). `subject`: the brief's subject, or the stems that count as its words.
  */
-export function namesAspect(subject: string, title: string): boolean {
-  const subjectStems = new Set(tokenize(subject))
+export function namesAspect(subject: string | ReadonlySet<string>, title: string): boolean {
+  const subjectStems = typeof subject === 'string' ? new Set(tokenize(subject)) : subject
   return tokenize(title).some((stem) => !subjectStems.has(stem) && !DOCUMENT_STEMS.has(stem))
 }
 
@@ -84,7 +84,7 @@ export function passagesForSections(
   const isAspectStem = (stem: string) => !subjectStems.has(stem) && !DOCUMENT_STEMS.has(stem)
   // The title names the section's aspect; its instructions, often words on how to write, only add to a named one.
   const aspects = sections.map((section) =>
-    tokenize(section.title).some(isAspectStem) ? new Set(tokenize(`${section.title}\n${section.instructions}`).filter(isAspectStem)) : new Set<string>(),
+    namesAspect(subjectStems, section.title) ? new Set(tokenize(`${section.title}\n${section.instructions}`).filter(isAspectStem)) : new Set<string>(),
   )
   const aspectScores = new Map<number, number[]>()
   const aspectScoresOf = (chunk: CitableChunk) => {

@@ -440,7 +440,7 @@ const PARTICLE = /^(?:off|on|up|out|in|down|back|away|over|rid|through|around|ap
  * Verbs that say little of what is done ("How do I get a library card?": the card is the point, and "A library card is
  * free for residents." answers it though no article says get).
  */
-const LIGHT_VERB = /^(?:get|gets|got|make|do|does|have|has|use|find|see|take|go|put|give|keep|let|try|know|tell|look|need|want|come|become|be|start|begin|work|handle|deal|manage)$/;
+const LIGHT_VERB = /^(?:get|gets|got|set|sets|make|do|does|have|has|use|find|see|take|go|put|give|keep|let|try|know|tell|look|need|want|come|become|be|start|begin|work|handle|deal|manage)$/;
 
 /**
  * The stem of the action a how-to or can-I question asks about ("How do I restore a deleted article?": restor), as the
@@ -545,12 +545,12 @@ export function rankAnswerSentences(
   // question measures (size) counts a little, as in the search. A misspelt word is read as the search read it
   // (`correctTerm`, the index's correction).
   const query = parseQuery(question, { answerTypeWordWeight: 0, quantityDimensionWeight: ANSWER_TYPE_WORD_WEIGHT, correctTerm });
-  const questionTerms = [...query.terms].filter(([, weight]) => weight > 0);
+  // A measure no source names ("length" for "how long") tells nothing of them.
+  const questionTerms = [...query.terms].filter(([term, weight]) => weight > 0 && !(query.measures?.has(term) && !sourcesName(sources, term)));
   if (questionTerms.length === 0 || sources.length === 0) return null;
   const weights = new Map<string, number>();
   let totalWeight = 0;
   for (const [term, queryWeight] of questionTerms) {
-    if (query.measures?.has(term) && !sourcesName(sources, term)) continue;
     const weight = queryWeight * termWeight(weightOf, term);
     weights.set(term, weight);
     totalWeight += weight;
@@ -693,8 +693,7 @@ export function rankAnswerSentences(
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
   const action = askedAction(question, correctTerm);
-  const actionNamed =
-    action === undefined || titleTerms.some((terms) => terms.has(action)) || sources.some((source) => analyzedPassage(source.text).some((sentence) => sentence.stems.includes(action)));
+  const actionNamed = action === undefined || sourcesName(sources, action);
   return {
     candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy }) => ({
       text,
