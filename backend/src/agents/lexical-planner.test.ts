@@ -96,11 +96,23 @@ describe('LexicalPlanner', () => {
     expect(plan.every((question) => question.section === null && question.grade === null && !question.isSettled)).toBe(true)
   })
 
-  it('reads "each one" and "both" as leaning on the question before', async () => {
+  it('asks "each one" of every part before it, one part each, and reads "both" of one part as leaning on it', async () => {
     const plan = await planner.planCommand('Explain uploading files and crawling a web site, and list what each one needs', TOOLS)
-    expect(plan.map((question) => question.text)).toEqual(['Explain uploading files', 'crawling a web site', 'list what each one needs'])
-    expect(plan[2].query).toBe('what each one needs crawling web site')
+    expect(plan.map((question) => question.text)).toEqual([
+      'Explain uploading files',
+      'crawling a web site',
+      'list what uploading files needs',
+      'list what crawling a web site needs',
+    ])
+    expect(plan.map((question) => question.query)).toEqual(['uploading files', 'crawling a web site', 'what uploading files needs', 'what crawling a web site needs'])
+    const steps = await planner.planCommand('Compare the steps for uploading files and crawling a web site, and say which role both of them need.', TOOLS)
+    expect(steps.slice(2).map((question) => question.text)).toEqual(['say which role uploading files need.', 'say which role crawling a web site need.'])
+    // One part before: "each one" leans on it.
+    const one = await planner.planCommand('Explain the crawler, and list what each one skips', TOOLS)
+    expect(one[1].query).toBe('what each one skips crawler')
+    // "both crawls and uploads" names its two things: nothing to distribute.
     const both = await planner.planCommand('What does the crawler skip, and which role may run both crawls and uploads?', TOOLS)
+    expect(both.map((question) => question.text)).toEqual(['What does the crawler skip', 'which role may run both crawls and uploads?'])
     expect(both[1].query).toBe('which role may run both crawls and uploads? crawler skip')
   })
 

@@ -10,11 +10,18 @@ import { namesAspect } from './section-passages'
 const CONJUNCTION = /(\s*;\s*|,?\s+(?:and also|and then|as well as|and)\s+)/i
 // A clause that starts like a question or an instruction stands on its own.
 const QUESTION_START =
-  /^(?:what|how|why|when|where|who|whom|which|whose|can|could|does|do|did|is|are|was|were|should|will|would|may|explain|list|describe|tell|summari[sz]e|compare|show|give|find|define|name)\b/i
+  /^(?:what|how|why|when|where|who|whom|which|whose|can|could|does|do|did|is|are|was|were|should|will|would|may|explain|list|describe|tell|say|summari[sz]e|compare|show|give|find|define|name)\b/i
 /** What a clause asks of its object ("Compare the steps for "), which a bare object after "and" shares (group 1). */
 const SHARED_HEAD = /^(.*\b(?:steps|procedure|instructions|requirements|rules|settings|options|roles)\s+(?:for|to)\s+)\S/i
 // A pronoun leans on the clause before it: "what is the firewall and how do I turn it on".
 const PRONOUN = /\b(?:it|its|this|that|they|them|their|these|those|each one|each of them|both)\b/i
+/**
+ * "each one", "each of them", "both" (at the end): a clause that asks the same of every part before it, as one part
+ * each ("Explain A and B, and list what each one needs": what A needs, what B needs).
+ */
+const DISTRIBUTIVE = /\b(?:each one|each of them|each of these|both of them)\b|\bboth(?=\s*[?.!]*\s*$)/i
+/** At most this many earlier parts are asked about again, one part each. */
+const MAX_DISTRIBUTED = 4
 // "Write a briefing on X", "Prepare a note about X": the document asked for is not what to search for.
 const DIRECTIVE =
   /^\s*(?:please\s+)?(?:write|draft|prepare|create|produce|compose|generate|make|give me|provide)\b[^.?!]*?\b(?:on|about|regarding|concerning|covering)\s+/i
@@ -107,17 +114,46 @@ export const newSubQuestion = (text: string, query: string, section: number | nu
 export const sectionQueryOf = (subject: string, section: { title: string; instructions: string }) =>
   namesAspect(subject, section.title) ? `${subject}\n${`${section.title}\n${section.instructions}`.trim()}` : subject
 
+/** What a part asks about, without what it asks of it: "Compare the steps for uploading files" → "uploading files". */
+function objectOf(part: string): string {
+  const head = SHARED_HEAD.exec(part)?.[1]
+  return trimClause(head ? part.slice(head.length) : subjectOf(part)).replace(/[?.!]+$/, '')
+}
+
+/**
+ * The parts of a command, each with the part it leans on (the one before it): a part that asks the same of every
+ * part before it ("list what each one needs") becomes one part for each of them, which names it ("list what uploading
+ * files needs", "list what crawling a web site needs") and leans on nothing.
+ */
+export function distribute(questions: string[]): { text: string; leansOn?: string }[] {
+  const parts: { text: string; leansOn?: string }[] = []
+  questions.forEach((text, index) => {
+    const pronoun = DISTRIBUTIVE.exec(text)
+    const earlier = questions.slice(0, index)
+    if (!pronoun || earlier.length < 2) {
+      parts.push({ text, leansOn: index > 0 ? questions[index - 1] : undefined })
+      return
+    }
+    const referred = /^both/i.test(pronoun[0]) ? earlier.slice(-2) : earlier.slice(-MAX_DISTRIBUTED)
+    for (const part of referred) {
+      const object = objectOf(part)
+      parts.push({ text: `${text.slice(0, pronoun.index)}${object}${text.slice(pronoun.index + pronoun[0].length)}`.replace(/\s+/g, ' ').trim() })
+    }
+  })
+  return parts
+}
+
 /** Plans from the words alone: deterministic, explainable, no model needed. */
 export class LexicalPlanner implements Planner {
   readonly name = 'lexical'
 
   async planCommand(command: string, tools: AgentTool[]): Promise<SubQuestion[]> {
     const isFactQuestion = (text: string) => tools.some((tool) => tool.kind === 'fact' && tool.inputFor(text) !== undefined)
-    const questions = splitCommand(command, isFactQuestion)
-    return questions.map((text, index) => {
+    const questions = distribute(splitCommand(command, isFactQuestion))
+    return questions.map(({ text, leansOn }) => {
       // A question that leans on the one before it searches with that one's words too.
       const subject = subjectOf(text)
-      const query = index > 0 && PRONOUN.test(text) ? `${subject} ${contentWordsOf(questions[index - 1]).join(' ')}` : subject
+      const query = leansOn !== undefined && PRONOUN.test(text) ? `${subject} ${contentWordsOf(subjectOf(leansOn)).join(' ')}` : subject
       return newSubQuestion(text, query, null, chooseToolCalls(text, query, tools))
     })
   }

@@ -550,6 +550,43 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     );
   });
 
+  it('answers a how-to question with a sentence about what it asks to act on, not one that only names the action', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Semantic firewall', text: 'When it is switched on, every question is screened before the assistant answers it.', score: 9.8 },
+      { articleId: 2, title: 'Install and run', text: '## Choose a sponsor theme\n\nThere are 27 built-in themes. To change the theme, start the product again with another key.', score: 9.1 },
+    ];
+    // "switch" is rarer than "theme" here: without the rule, the firewall's sentence covers more.
+    const weights: Record<string, number> = { switch: 3, theme: 1.2 };
+    const weightOf = (term: string) => weights[term] ?? 1;
+    expect(composeExtractiveAnswer('How do I switch themes?', guide, weightOf)?.sentences.map((sentence) => sentence.text)).toEqual([
+      'To change the theme, start the product again with another key.',
+    ]);
+    // Not a how-to question: the action is not asked for, and the same sentence is not preferred for saying how.
+    expect(composeExtractiveAnswer('Why switch themes?', guide, weightOf)?.sentences[0]?.text).toBe('When it is switched on, every question is screened before the assistant answers it.');
+    // Only the action, nowhere with the theme: not found.
+    expect(composeExtractiveAnswer('How do I switch themes?', guide.slice(0, 1), weightOf)).toBeNull();
+  });
+
+  it('prefers, for a how-to question, the sentence that says how to do it ("To change the theme, …")', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Install and run', text: '## Choose a sponsor theme\n\nOnly administrators change the theme. To change the theme, start the product again with another key.' },
+    ];
+    const weightOf = weightsOf(guide);
+    expect(composeExtractiveAnswer('How can I change the theme?', guide, weightOf)?.sentences[0]?.text).toBe('To change the theme, start the product again with another key.');
+    // Not asked how: the shorter sentence, which says as much of the question.
+    expect(composeExtractiveAnswer('Who can change the theme?', guide, weightOf)?.sentences[0]?.text).toBe('Only administrators change the theme.');
+  });
+
+  it('reads "need" in a text as the question\'s "require", and "requires" as its "need"', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Uploading', text: 'Uploading is done from the Articles tab. To upload files, you need the editor role.' },
+      { articleId: 2, title: 'Crawling', text: 'Crawling starts from one page. Crawling requires the editor role.' },
+    ];
+    const weightOf = weightsOf(guide);
+    expect(composeExtractiveAnswer('What does uploading require?', guide, weightOf)?.sentences[0]?.text).toBe('To upload files, you need the editor role.');
+    expect(composeExtractiveAnswer('What does crawling need?', guide, weightOf)?.sentences[0]?.text).toBe('Crawling requires the editor role.');
+  });
+
   it('adds no list item that only completes its lead-in as a further sentence', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },

@@ -408,6 +408,18 @@ function quotesTheQuestion(text: string, weights: ReadonlyMap<string, number>, q
 const ASKS_WHAT_IT_IS = /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)\s*\?*\s*$/i;
 /** A sentence that says what X is ("The semantic firewall is an optional safety layer.") scores this much more. */
 const DEFINITION_BONUS = 0.3;
+/**
+ * Words a text uses for a question's framing verb (the stem it writes, the stem the question asks): "What does
+ * uploading need?" is answered by "Uploading requires the editor role.".
+ */
+const SAYS_THE_SAME: ReadonlyMap<string, string> = new Map([
+  ['requir', 'need'],
+  ['need', 'requir'],
+]);
+/** "To change the theme, start …": for a how-to question, a sentence that says how to do what it asks. */
+const INSTRUCTION = /^to\s+([^,:;]+),/;
+/** …scores this much more when its purpose clause has a question word (as a definition does for "What is X?"). */
+const INSTRUCTION_BONUS = DEFINITION_BONUS;
 /** Longest subject (in words) a definition is looked for. */
 const MAX_DEFINED_WORDS = 6;
 
@@ -608,7 +620,11 @@ export function rankAnswerSentences(
       if (seen.has(key)) continue;
       seen.add(key);
       const terms = new Set<string>();
-      for (const term of stems) if (weights.has(term)) terms.add(term);
+      for (const term of stems) {
+        if (weights.has(term)) terms.add(term);
+        const asked = SAYS_THE_SAME.get(term);
+        if (asked !== undefined && weights.has(asked)) terms.add(asked);
+      }
       let pairs = 0;
       for (let position = 1; position < words.length && pairs < MAX_PAIRS; position += 1) {
         if (questionPairs.has(pairTerm(words[position - 1] as string, words[position] as string))) pairs += 1;
@@ -637,7 +653,14 @@ export function rankAnswerSentences(
       });
     }
   });
-  const matching = sentences.filter((sentence) => sentence.terms.size > 0);
+  // A how-to or can-I question asks to do something to something: a sentence that names the action but nothing it is
+  // done to, neither itself, its heading nor its article's title ("When it is switched on, every question is screened."
+  // for "How do I switch themes?"), tells of something else.
+  const action = askedAction(question, correctTerm);
+  const objects = action === undefined ? [] : [...weights.keys()].filter((term) => term !== action);
+  const namesObject = (sentence: Sentence) =>
+    objects.length === 0 || objects.some((term) => sentence.terms.has(term) || sentence.headingTerms.has(term) || titleTerms[sentence.sourceIndex]?.has(term));
+  const matching = sentences.filter((sentence) => sentence.terms.size > 0 && namesObject(sentence));
   if (matching.length === 0) return null;
 
   // How many sentences have each question term: the rarer among them, the more it tells them apart.
@@ -651,6 +674,11 @@ export function rankAnswerSentences(
   );
 
   const defines = definitionPattern(question, query.isQuestion);
+  const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
+  const instructs = (normalized: string) => {
+    const purpose = asksHowTo ? INSTRUCTION.exec(normalized)?.[1] : undefined;
+    return purpose !== undefined && tokenizedText(purpose).terms.some((term) => weights.has(term));
+  };
   const bestSourceScore = Math.max(0, ...sources.map((source) => source.score ?? 0));
   const hasScores = bestSourceScore > 0 && sources.every((source) => typeof source.score === 'number');
   const candidates: Candidate[] = matching.map((sentence) => {
@@ -677,7 +705,8 @@ export function rankAnswerSentences(
       (relevantTotal > 0 ? relevant / relevantTotal : 0) +
       prior +
       PAIR_BONUS * sentence.pairs +
-      (defines?.test(sentence.normalized) ? DEFINITION_BONUS : 0) -
+      (defines?.test(sentence.normalized) ? DEFINITION_BONUS : 0) +
+      (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
     return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score };
@@ -691,8 +720,6 @@ export function rankAnswerSentences(
     return covered / totalWeight;
   });
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
-  const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
-  const action = askedAction(question, correctTerm);
   const actionNamed = action === undefined || sourcesName(sources, action);
   return {
     candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy }) => ({

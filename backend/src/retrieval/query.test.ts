@@ -61,6 +61,14 @@ describe('parseQuery', () => {
     expect(parseQuery('Members get a library card.').terms.get('get')).toBe(1);
   });
 
+  it('searches no verb that only says something is there ("Which roles exist?"), unless it is all the question has', () => {
+    const query = parseQuery('Which roles exist?');
+    expect([...query.terms.keys()]).toEqual(['role']);
+    expect(query.pairs).toEqual([]);
+    expect(parseQuery('Roles exist for every team.').terms.has('exist')).toBe(true);
+    expect([...parseQuery('Does it exist?').terms.keys()]).toEqual(['exist']);
+  });
+
   it('keeps those words in a claim, and weighs them when asked to', () => {
     expect(parseQuery('Many patients improve within a year.').terms.get('year')).toBe(1);
     expect(parseQuery('What year was it founded?', { answerTypeWordWeight: 0.3 }).terms.get('year')).toBe(0.3);

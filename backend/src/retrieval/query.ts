@@ -74,6 +74,12 @@ const REQUEST_VERBS: ReadonlySet<string> = new Set([
   'happens', 'mean', 'means',
 ]);
 
+/**
+ * Verbs that only say something is there ("Which roles *exist*?", as "What roles are there?"): in a question they are
+ * no search term, as "there are" is none. A passage that answers lists the things, and rarely says that they exist.
+ */
+const EXISTENTIAL_VERBS: ReadonlySet<string> = new Set(['exist', 'exists', 'existed', 'existing']);
+
 /** Words after "how" that ask for a quantity ("how many", "how long"). */
 const HOW_QUANTITY = 'many|much|long|often|far|old|big|large|tall|high|wide|deep|fast|heavy|few';
 /**
@@ -172,6 +178,12 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
   // answers need not use them.
   const requestStems = new Set<string>();
   if (isQuestion) for (const word of words) if (REQUEST_VERBS.has(word)) for (const stem of tokenizeWithWords(word).terms) requestStems.add(stem);
+  const existentialStems = new Set<string>();
+  if (isQuestion) for (const word of words) if (EXISTENTIAL_VERBS.has(word)) for (const stem of tokenizeWithWords(word).terms) existentialStems.add(stem);
+  if (existentialStems.size > 0 && stems.some((stem) => !existentialStems.has(stem))) {
+    stems = stems.filter((stem) => !existentialStems.has(stem));
+    wordStems = wordStems.filter((stem) => !existentialStems.has(stem));
+  }
   const terms = new Map<string, number>();
   for (const stem of stems) {
     if (!requestStems.has(stem)) terms.set(stem, 1);
