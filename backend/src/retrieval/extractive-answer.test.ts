@@ -251,9 +251,9 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       'Submit the form.',
     ]);
     expect(answer?.citedSourceIndexes).toEqual([0]);
-    // The steps read as a numbered list, each cited once.
+    // The steps read as a numbered list, cited once after the last: they all come from one source.
     expect(answer?.text).toBe(
-      '1. Open the Dashboard and select the Articles tab. [1]\n2. Open the Add article form. [1]\n3. Enter a title. [1]\n4. Submit the form. [1]',
+      '1. Open the Dashboard and select the Articles tab.\n2. Open the Add article form.\n3. Enter a title.\n4. Submit the form. [1]',
     );
     // A question that does not ask how gets the one step.
     expect(composeExtractiveAnswer('Which form adds an article?', guide, idfOf(guide))?.sentences).toEqual([{ text: 'Open the Add article form.', sourceIndex: 0 }]);
@@ -271,11 +271,11 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       },
     ];
     const answer = composeExtractiveAnswer('How do I publish drafts?', guide, idfOf(guide));
-    expect(answer?.text).toBe('1. Select Publish. [1]\n2. Watch the progress bar. Publishing indexes the drafts. [1]\n3. Wait for the job to finish. [1]');
+    expect(answer?.text).toBe('1. Select Publish.\n2. Watch the progress bar. Publishing indexes the drafts.\n3. Wait for the job to finish. [1]');
     // Not a how-to question: the sentence that says it.
     expect(composeExtractiveAnswer('Who may publish drafts?', guide, idfOf(guide))?.text).toMatch(/^Reviewing and publishing drafts requires the editor role\. \[1\]/);
     // A bulleted list is not a procedure: it keeps its bullets.
-    expect(composeExtractiveAnswer('How do drafts come from crawls?', guide, idfOf(guide))?.text).toBe('- uploads, [1]\n- crawls. [1]');
+    expect(composeExtractiveAnswer('How do drafts come from crawls?', guide, idfOf(guide))?.text).toBe('- uploads,\n- crawls. [1]');
   });
 
   it('keeps a step of several sentences on one line of the list, cited after its last sentence', () => {
@@ -288,13 +288,13 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     ];
     const answer = composeExtractiveAnswer('How do I publish a draft?', guide, idfOf(guide));
     expect(answer?.sentences.map(({ step }) => step)).toEqual([1, 2, 2, 3]);
-    expect(answer?.text).toBe('1. Open the Drafts tab. [1]\n2. Choose the draft. Its preview opens beside the list. [1]\n3. Press Publish. [1]');
+    expect(answer?.text).toBe('1. Open the Drafts tab.\n2. Choose the draft. Its preview opens beside the list.\n3. Press Publish. [1]');
     // A follow-up that asks how ("And how do I …") is a how-to question too.
     expect(composeExtractiveAnswer('And how do I publish a draft?', guide, idfOf(guide))?.text).toBe(answer?.text);
     expect(layOutAnswer([{ text: 'One.' }, { text: 'Two.' }], (index) => `[${index + 1}]`)).toBe('One. [1] Two. [2]');
     // Pieces join with a space, but a list starts on a line of its own, and so does what follows it.
-    expect(joinAnswerPieces(['**How do I publish?**', '1. Select Publish. [1]\n2. Wait. [1]', undefined, 'Then ask. [2]'])).toBe(
-      '**How do I publish?**\n\n1. Select Publish. [1]\n2. Wait. [1]\n\nThen ask. [2]',
+    expect(joinAnswerPieces(['**How do I publish?**', '1. Select Publish.\n2. Wait. [1]', undefined, 'Then ask. [2]'])).toBe(
+      '**How do I publish?**\n\n1. Select Publish.\n2. Wait. [1]\n\nThen ask. [2]',
     );
     expect(joinAnswerPieces(['**Who may publish?**', 'Editors may. [1]', null])).toBe('**Who may publish?** Editors may. [1]');
   });
@@ -310,13 +310,15 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     ];
     const question = 'What file types can I upload?';
     const answer = composeExtractiveAnswer(question, guide, idfOf(guide));
-    expect(answer?.text).toBe('You can upload:\n\n- PDF documents, [1]\n- Markdown files, [1]\n- CSV files, where each row becomes one article. [1]');
+    expect(answer?.text).toBe('You can upload:\n\n- PDF documents,\n- Markdown files,\n- CSV files, where each row becomes one article. [1]');
     expect(answer?.sentences.map(({ step }) => step)).toEqual([undefined, 1, 2, 3]);
     expect(answer?.numbered).toBe(false);
     // The lead-in is cited when it comes from another source than the list.
     expect(layOutAnswer([{ text: 'You can upload:' }, { text: 'PDF.', step: 1 }, { text: 'CSV.', step: 2 }], (index) => (index === 0 ? '[2]' : '[1]'), false)).toBe(
-      'You can upload: [2]\n\n- PDF. [1]\n- CSV. [1]',
+      'You can upload: [2]\n\n- PDF.\n- CSV. [1]',
     );
+    // Items from several sources are each cited.
+    expect(layOutAnswer([{ text: 'PDF.', step: 1 }, { text: 'CSV.', step: 2 }], (index) => `[${index + 1}]`)).toBe('1. PDF. [1]\n2. CSV. [2]');
     // A list that only has the question's words in its items is no answer by itself: the sentence that says it is.
     const items: AnswerSource[] = [
       { articleId: 53, title: 'Notes', text: 'Things to know:\n\n- Uploaded files of any type become drafts.\n- Large files take longer.' },
@@ -336,7 +338,7 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       },
     ];
     const answer = composeExtractiveAnswer('What kinds of problem does the firewall look for?', guide, idfOf(guide), { maxScoreGap: Infinity });
-    expect(answer?.text).toBe('The firewall looks for three kinds of problem:\n\n- Prompt injection. [1]\n- Out-of-scope requests. [1]\n- Personal data. [1]');
+    expect(answer?.text).toBe('The firewall looks for three kinds of problem:\n\n- Prompt injection.\n- Out-of-scope requests.\n- Personal data. [1]');
     const blocking: AnswerSource[] = [{ articleId: 62, title: 'Blocking', text: 'Firewall problems are blocked and logged. The firewall looks for two kinds of problem:\n\n- Prompt injection.\n- Personal data.' }];
     const blocked = composeExtractiveAnswer('Which firewall problems are blocked?', blocking, idfOf(blocking), { maxScoreGap: Infinity });
     expect(blocked?.sentences.map(({ text }) => text)).toEqual(['Firewall problems are blocked and logged.']);
@@ -347,7 +349,7 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       { articleId: 81, title: 'Roles', text: 'Editors look after the content. They can work with:\n\n- articles,\n- drafts,\n- logs.\n\nUsers ask questions.' },
     ];
     const answer = composeExtractiveAnswer('What can editors do?', guide, idfOf(guide));
-    expect(answer?.text).toBe('Editors look after the content. They can work with:\n\n- articles, [1]\n- drafts, [1]\n- logs. [1]');
+    expect(answer?.text).toBe('Editors look after the content. They can work with:\n\n- articles,\n- drafts,\n- logs. [1]');
     // A lead-in that does not refer back ("Before you upload:") is about something else.
     const other: AnswerSource[] = [{ articleId: 82, title: 'Roles', text: 'Editors look after the content. Before you upload:\n\n- check the file,\n- check its size.' }];
     expect(composeExtractiveAnswer('What can editors do?', other, idfOf(other))?.text).toBe('Editors look after the content. [1]');
@@ -495,7 +497,7 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
       { articleId: 2, title: 'How to review drafts', text: 'A draft is created when you:\n\n- add an article,\n- upload files,\n- crawl a web site.' },
     ];
     expect(composeExtractiveAnswer('How do I crawl a web site?', crawling, weightsOf(crawling))?.text).toBe(
-      '1. Select the Articles tab. [1]\n2. Open the crawl form. [1]\n3. Enter the start address. [1]\n4. Start the crawl. [1]',
+      '1. Select the Articles tab.\n2. Open the crawl form.\n3. Enter the start address.\n4. Start the crawl. [1]',
     );
     // Steps that do not name the action are not taken for it on the strength of the title.
     const logs: AnswerSource[] = [
@@ -515,7 +517,7 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
       { articleId: 2, title: 'How to upload files', text: '## Upload files\n\n1. Open the file upload form.\n2. Choose the files.\n3. Submit the upload.' },
     ];
     const answer = composeExtractiveAnswer('Compare the steps for uploading files', guide, weightsOf(guide));
-    expect(answer?.text).toBe('1. Open the file upload form. [2]\n2. Choose the files. [2]\n3. Submit the upload. [2]');
+    expect(answer?.text).toBe('1. Open the file upload form.\n2. Choose the files.\n3. Submit the upload. [2]');
     const sentence: AnswerSource[] = [
       { articleId: 1, title: 'Agent', text: 'Be specific, for example: "Compare the steps for uploading files and crawling a web site." It helps.' },
       { articleId: 2, title: 'Upload', text: 'Uploading files turns them into drafts, step by step.' },

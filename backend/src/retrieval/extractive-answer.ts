@@ -46,7 +46,8 @@ export function joinAnswerPieces(pieces: readonly (string | null | undefined)[])
 
 /**
  * One line per item, "1. First sentence. Second sentence. [n]" (or "- …" for a bulleted list), when the sentences are
- * a list's; sentences before the first item (the list's lead-in, "You can upload:") run on above it, cited only when
+ * a list's, each item cited after its last sentence unless the whole list comes from one source, cited once after its
+ * last item; sentences before the first item (the list's lead-in, "You can upload:") run on above it, cited only when
  * they come from another source than the list. Else running text, each sentence cited.
  */
 export function layOutAnswer(sentences: readonly { text: string; step?: number }[], citationOf: (index: number) => string, numbered = true): string {
@@ -60,10 +61,13 @@ export function layOutAnswer(sentences: readonly { text: string; step?: number }
       return citation === listCitation ? text : `${text} ${citation}`;
     })
     .join(' ');
+  // A list quoted from one source is cited once, after its last item: "[1]" after every step says nothing more, and on a
+  // phone a citation alone on a line reads as a step of its own.
+  const oneSource = sentences.every((_, index) => index < firstItem || citationOf(index) === listCitation);
   const lines: string[] = [];
   sentences.forEach(({ text, step }, index) => {
     if (index < firstItem) return;
-    const last = index === sentences.length - 1 || sentences[index + 1]?.step !== step;
+    const last = oneSource ? index === sentences.length - 1 : index === sentences.length - 1 || sentences[index + 1]?.step !== step;
     const line = `${text}${last ? ` ${citationOf(index)}` : ''}`;
     if (index > firstItem && sentences[index - 1]?.step === step) lines[lines.length - 1] += ` ${line}`;
     else lines.push(`${numbered ? `${step ?? lines.length + 1}.` : '-'} ${line}`);
