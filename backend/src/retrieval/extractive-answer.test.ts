@@ -589,6 +589,30 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('What does crawling need?', guide, weightOf)?.sentences[0]?.text).toBe('Crawling requires the editor role.');
   });
 
+  it('answers a how-to question only with what names its action, or a verb that does the same', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'How to publish drafts', text: '## Publish\n\n1. Open the Drafts view.\n2. Select Publish.\n3. Wait for the job to finish.', score: 9.5 },
+      { articleId: 2, title: 'Search settings', text: 'Try one change at a time. Keep the change if answers improve; undo it if not.', score: 7 },
+      { articleId: 3, title: 'How to edit and delete articles', text: '## Delete an article\n\n1. Find the article in the Articles table.\n2. Choose to delete it.', score: 6 },
+    ];
+    const weightOf = weightsOf(guide);
+    // "undo" is in a source, never with a publish: the publish steps do not undo one.
+    expect(composeExtractiveAnswer('Can I undo a publish?', guide, weightOf)).toBeNull();
+    expect(composeExtractiveAnswer('How do I undo a publish?', guide, weightOf)).toBeNull();
+    // "remove" where the guide says delete, "erase" where no source has the word at all.
+    for (const question of ['How do I remove an article?', 'How do I erase an article?']) {
+      expect(composeExtractiveAnswer(question, guide, weightOf)?.text).toBe('1. Find the article in the Articles table.\n2. Choose to delete it. [3]');
+    }
+    // The verb no source has is read as the one they use: it does not weigh the most for being in none.
+    const erase = rankAnswerSentences('How do I erase an article?', guide, weightOf);
+    expect([...(erase?.termShares.keys() ?? [])].sort()).toEqual(['articl', 'delet']);
+    expect(composeExtractiveAnswer('How do I publish drafts?', guide, weightOf)?.sentences.map((sentence) => sentence.text)).toEqual([
+      'Open the Drafts view.',
+      'Select Publish.',
+      'Wait for the job to finish.',
+    ]);
+  });
+
   it('adds no list item that only completes its lead-in as a further sentence', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },

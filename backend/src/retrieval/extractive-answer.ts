@@ -470,6 +470,46 @@ function askedAction(question: string, correctTerm?: (term: string) => string | 
   return stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
 }
 
+/** Where a question goes on to ask something else: "…, and does the desk lend laptops?", "…? Where …", "…; …". */
+const FURTHER_QUESTION = /[?;]|,?\s+(?:and|but|or|also)\s+(?=(?:what|how|why|when|where|who|which|whose|does|do|did|is|are|was|were|can|could|should|will|would|may)\b)/i;
+
+/**
+ * Actions a guide may name with another verb than the user's ("How do I switch themes?" / "To change the theme, …"):
+ * each group's verbs do the same thing to the same object.
+ */
+const SAME_ACTION_WORDS: readonly (readonly string[])[] = [
+  ['change', 'switch', 'modify', 'alter', 'edit', 'update'],
+  ['delete', 'remove', 'erase'],
+  ['add', 'create'],
+  ['download', 'export'],
+  ['upload', 'import'],
+];
+/** The same as stems, and each stem's word. */
+const SAME_ACTIONS = SAME_ACTION_WORDS.map((group) => group.map((word) => tokenizedText(word).terms[0] as string));
+const ACTION_WORD = new Map(SAME_ACTION_WORDS.flatMap((group, position) => group.map((word, index) => [SAME_ACTIONS[position]?.[index] as string, word] as const)));
+
+/** The action's stem and the stems of the verbs that do the same (`SAME_ACTIONS`). */
+function actionStems(action: string | undefined): ReadonlySet<string> {
+  if (action === undefined) return new Set();
+  return new Set([action, ...(SAME_ACTIONS.find((group) => group.includes(action)) ?? [])]);
+}
+
+/**
+ * The question with its action read in the sources' verb when they have none of the user's but one that does the same
+ * ("How do I modify an article?" where the guide says edit: "How do I edit an article?"); else as asked. The evidence
+ * and the weights then count the verb the sources use, not one no passage has (which would weigh the most).
+ */
+function inTheSourcesVerb(question: string, sources: readonly Pick<AnswerSource, 'title' | 'text'>[], correctTerm?: (term: string) => string | undefined): string {
+  const match = ASKED_ACTION.exec(normalize(question));
+  const action = askedAction(question, correctTerm);
+  if (!match?.[1] || action === undefined || sourcesName(sources, action)) return question;
+  // The verb of the best-ranked source that has one.
+  const others = [...actionStems(action)].filter((stem) => stem !== action);
+  const theirs = sources.map((source) => others.find((stem) => sourcesName([source], stem))).find((stem) => stem !== undefined);
+  const word = theirs === undefined ? undefined : ACTION_WORD.get(theirs);
+  return word === undefined ? question : question.replace(new RegExp(`\\b${match[1]}\\b`, 'i'), word);
+}
+
 /** "The steps for uploading files", "instructions to reset …": a request whose answer is a procedure too. */
 const ASKS_FOR_STEPS = /\b(?:steps|procedure|instructions)\s+(?:for|to)\b/i;
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
@@ -557,6 +597,7 @@ export function rankAnswerSentences(
   weightOf: (term: string) => number,
   correctTerm?: (term: string) => string | undefined,
 ): RankedSentences | null {
+  question = inTheSourcesVerb(question, sources, correctTerm);
   // The words that only name the kind of answer ("What year") are not what a sentence must say; what a "how large"
   // question measures (size) counts a little, as in the search. A misspelt word is read as the search read it
   // (`correctTerm`, the index's correction).
@@ -588,6 +629,8 @@ export function rankAnswerSentences(
     terms: Set<string>;
     /** Question terms the heading over the sentence has and the sentence does not. */
     headingTerms: Set<string>;
+    /** Whether it, its heading or its article's title names the action a how-to or can-I question asks about. */
+    namesAction: boolean;
     pairs: number;
     words: number;
     normalized: string;
@@ -597,6 +640,12 @@ export function rankAnswerSentences(
   }
   const sentences: Sentence[] = [];
   const titleTerms = sources.map((source) => new Set(tokenizedText(source.title).terms));
+  const action = askedAction(question, correctTerm);
+  const actions = actionStems(action);
+  const hasAction = (stems: Iterable<string>) => {
+    for (const stem of stems) if (actions.has(stem)) return true;
+    return false;
+  };
   // The question terms each source has anywhere, its title and headings included.
   const sourceTerms = titleTerms.map((terms) => new Set([...terms].filter((term) => weights.has(term))));
   const seen = new Set<string>();
@@ -628,6 +677,8 @@ export function rankAnswerSentences(
         if (weights.has(term)) terms.add(term);
         const asked = SAYS_THE_SAME.get(term);
         if (asked !== undefined && weights.has(asked)) terms.add(asked);
+        // "Choose to delete it." does what "How do I remove an article?" asks.
+        if (action !== undefined && actions.has(term) && weights.has(action)) terms.add(action);
       }
       let pairs = 0;
       for (let position = 1; position < words.length && pairs < MAX_PAIRS; position += 1) {
@@ -648,6 +699,7 @@ export function rankAnswerSentences(
         sentenceIndex,
         terms,
         headingTerms,
+        namesAction: hasAction(stems) || hasAction(heading) || hasAction(titleTerms[sourceIndex] as Set<string>),
         pairs,
         words: sentence.wordCount,
         normalized: sentence.normalized,
@@ -657,14 +709,19 @@ export function rankAnswerSentences(
       });
     }
   });
-  // A how-to or can-I question asks to do something to something: a sentence that names the action but nothing it is
+  // A how-to or can-I question asks to do something to something. A sentence that names the action but nothing it is
   // done to, neither itself, its heading nor its article's title ("When it is switched on, every question is screened."
-  // for "How do I switch themes?"), tells of something else.
-  const action = askedAction(question, correctTerm);
-  const objects = action === undefined ? [] : [...weights.keys()].filter((term) => term !== action);
-  const namesObject = (sentence: Sentence) =>
-    objects.length === 0 || objects.some((term) => sentence.terms.has(term) || sentence.headingTerms.has(term) || titleTerms[sentence.sourceIndex]?.has(term));
-  const matching = sentences.filter((sentence) => sentence.terms.size > 0 && namesObject(sentence));
+  // for "How do I switch themes?"), tells of something else; so does one that names neither the action nor a verb
+  // doing the same (`SAME_ACTIONS`) there ("Select Publish." for "Can I undo a publish?").
+  // Only what the how-to part asks is held to this: "How do I replace a lost card, and does the desk lend laptops?"
+  // is answered on laptops by a sentence about laptops.
+  const actionPart = action === undefined ? new Set<string>() : new Set(tokenizedText(question.split(FURTHER_QUESTION)[0] ?? question).terms);
+  const objects = [...actionPart].filter((term) => term !== action && weights.has(term));
+  const answersActionPart = (sentence: Sentence) =>
+    action === undefined ||
+    ![...sentence.terms].some((term) => actionPart.has(term)) ||
+    (sentence.namesAction && (objects.length === 0 || objects.some((term) => sentence.terms.has(term) || sentence.headingTerms.has(term) || titleTerms[sentence.sourceIndex]?.has(term))));
+  const matching = sentences.filter((sentence) => sentence.terms.size > 0 && answersActionPart(sentence));
   if (matching.length === 0) return null;
 
   // How many sentences have each question term: the rarer among them, the more it tells them apart.
@@ -724,7 +781,7 @@ export function rankAnswerSentences(
     return covered / totalWeight;
   });
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
-  const actionNamed = action === undefined || sourcesName(sources, action);
+  const actionNamed = action === undefined || [...actions].some((stem) => sourcesName(sources, stem));
   return {
     candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy }) => ({
       text,
@@ -744,8 +801,8 @@ export function rankAnswerSentences(
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
     actionMissing: actionNamed ? undefined : action,
-    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true, 'coverage', action, quotesQuestion) : undefined,
-    list: bestList(sources, weights, totalWeight, false, 'contextCoverage', undefined, quotesQuestion),
+    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion) : undefined,
+    list: bestList(sources, weights, totalWeight, false, 'contextCoverage', new Set(), quotesQuestion),
   };
 }
 
@@ -760,7 +817,7 @@ function bestList(
   totalWeight: number,
   numberedOnly: boolean,
   by: 'coverage' | 'contextCoverage' = 'coverage',
-  action?: string,
+  actions: ReadonlySet<string> = new Set(),
   quotesQuestion: (text: string) => boolean = () => false,
 ): RankedList | undefined {
   let best: RankedList | undefined;
@@ -780,16 +837,26 @@ function bestList(
     const consider = () => {
       // Steps that quote the question as an example of what to type are about asking it.
       if (!list || list.steps.length < 2 || list.steps.length > MAX_STEPS || list.steps.some((step) => quotesQuestion(step.text))) return;
+      // Steps that name neither the asked action nor a verb doing the same, nor under a title that does, do something else.
+      const { stems } = list;
+      const namesAction = [...actions].some((stem) => stems.has(stem));
+      if (actions.size > 0 && !namesAction && ![...actions].some((stem) => title.has(stem))) return;
+      // Steps that "delete" do what "remove" asks: the action counts as covered.
+      const asked = [...actions][0];
+      if (namesAction && asked !== undefined) stems.add(asked);
+      if (asked !== undefined && [...actions].some((stem) => list?.context.has(stem))) list.context.add(asked);
       const found = {
         sourceIndex,
         steps: list.steps,
         leadIn: list.leadIn,
         coverage: coverageOf(list.stems),
         titledCoverage: coverageOf(list.stems, 1),
-        namesAction: action !== undefined && list.stems.has(action),
+        namesAction,
         contextCoverage: coverageOf(list.context),
       };
-      if (!best || found[by] > best[by]) best = found;
+      // Of two lists that cover the question alike, the one whose heading and lead-in say more of it ("Add an article"
+      // over "Create a correction" for "How do I create an article?").
+      if (!best || found[by] > best[by] + 1e-9 || (found[by] >= best[by] - 1e-9 && found.contextCoverage > best.contextCoverage)) best = found;
     };
     analyzedPassage(source.text).forEach((sentence, index) => {
       if (list && sentence.block !== list.block) {
