@@ -613,6 +613,16 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     ]);
   });
 
+  it('never answers with a lower-case list item alone: the next sentence stands in for it', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Asking', text: 'Once you have an answer, you can:\n\n- give it a thumbs down,\n- save it.', score: 9 },
+      { articleId: 2, title: 'Feedback', text: 'Each thumbs down is stored with the log of the question.', score: 8 },
+    ];
+    expect(composeExtractiveAnswer('What about a thumbs down?', guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text)).toEqual([
+      'Each thumbs down is stored with the log of the question.',
+    ]);
+  });
+
   it('adds no list item that only completes its lead-in as a further sentence', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },

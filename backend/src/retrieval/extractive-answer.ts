@@ -883,6 +883,9 @@ function bestList(
   return best;
 }
 
+/** A list item that starts in lower case: the end of its lead-in's sentence ("You can: - give it a thumbs up,"). */
+const isListFragment = (candidate: AnswerCandidate) => candidate.list !== undefined && /^\p{Ll}/u.test(candidate.text);
+
 /**
  * The second half of `composeExtractiveAnswer`: the best sentence when the best passage is evidence enough and the
  * sentence covers enough of the question, and further sentences (up to `maxSentences`, `maxWords` in all) only for
@@ -893,7 +896,10 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   const maxSentences = Math.max(1, Math.floor(settings.maxSentences));
   const { minCoverage, minSourceCoverage, minFreshCoverage, maxScoreGap, minEvidence, maxWords, maxRedundancy } = settings;
   const { candidates, sourceCoverage, termShares, evidence, words } = ranked;
-  const first = candidates[0];
+  // A lower-case list item only completes its list's lead-in ("give it a thumbs up or thumbs down,"): alone it is no
+  // answer, and the next sentence stands in for it (a how-to question gets its whole list below).
+  const firstPosition = ranked.asksHowTo ? 0 : Math.max(0, candidates.findIndex((candidate) => !isListFragment(candidate)));
+  const first = candidates[firstPosition];
   if (first === undefined || first.coverage < minCoverage) return null;
   if (Math.max(0, ...evidence) < minEvidence) return null;
   if ((sourceCoverage[first.sourceIndex] ?? 0) < minSourceCoverage) return null;
@@ -936,15 +942,15 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   const chosen: AnswerCandidate[] = [first];
   const covered = new Set(first.terms);
   const said = new Set(tokenizedText(first.text).terms);
-  let chosenWords = words[0] ?? 0;
+  let chosenWords = words[firstPosition] ?? 0;
   for (const [position, candidate] of candidates.entries()) {
-    if (position === 0) continue;
+    if (position === firstPosition) continue;
     if (chosen.length >= maxSentences) break;
     // Short answers: a further sentence only while the answer stays within maxWords.
     if (chosenWords + (words[position] ?? 0) > maxWords) continue;
     // A sentence that announces a list ("You can:") says nothing without it, nor an item that only completes its list's
     // lead-in ("add, edit or delete comments,").
-    if (candidate.introduces || (candidate.list && /^\p{Ll}/u.test(candidate.text))) continue;
+    if (candidate.introduces || isListFragment(candidate)) continue;
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.
     const carriesMissingType = first.typeMatch === false && candidate.typeMatch === true && candidate.sourceIndex === first.sourceIndex && candidate.terms.size >= 2;
