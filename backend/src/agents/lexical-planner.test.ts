@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chooseToolCalls, LexicalPlanner, splitCommand, subjectOf } from './lexical-planner'
+import { borrowedWords, chooseToolCalls, LexicalPlanner, splitCommand, subjectOf } from './lexical-planner'
 import type { AgentTool } from './tools/agent-tool'
 import { createArithmeticTool } from './tools/arithmetic-tool'
 import { createArticleLookupTool } from './tools/article-lookup-tool'
@@ -114,6 +114,11 @@ describe('LexicalPlanner', () => {
     const both = await planner.planCommand('What does the crawler skip, and which role may run both crawls and uploads?', TOOLS)
     expect(both.map((question) => question.text)).toEqual(['What does the crawler skip', 'which role may run both crawls and uploads?'])
     expect(both[1].query).toBe('which role may run both crawls and uploads? crawler skip')
+  })
+
+  it('gives the words a part borrows from the one it leans on, to compose it with', async () => {
+    const plan = await planner.planCommand('How do I upload files and how large can they be?', TOOLS)
+    expect(plan.map(borrowedWords)).toEqual(['', 'upload files'])
   })
 
   it('asks the steps for each object a command joins with "and", not for a new subject', () => {

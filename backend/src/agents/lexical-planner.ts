@@ -114,6 +114,15 @@ export const newSubQuestion = (text: string, query: string, section: number | nu
 export const sectionQueryOf = (subject: string, section: { title: string; instructions: string }) =>
   namesAspect(subject, section.title) ? `${subject}\n${`${section.title}\n${section.instructions}`.trim()}` : subject
 
+/**
+ * The words a part's search borrows from the part it leans on ("How large can they be?" searched with "uploading
+ * files"): the part is composed with them, since alone it does not say what it is about. Empty when it leans on none.
+ */
+export function borrowedWords(question: Pick<SubQuestion, 'text' | 'query'>): string {
+  const subject = subjectOf(question.text)
+  return question.query.startsWith(`${subject} `) ? question.query.slice(subject.length + 1).trim() : ''
+}
+
 /** What a part asks about, without what it asks of it: "Compare the steps for uploading files" → "uploading files". */
 function objectOf(part: string): string {
   const head = SHARED_HEAD.exec(part)?.[1]

@@ -5,7 +5,7 @@ import { joinAnswerPieces } from '../retrieval/extractive-answer'
 import type { AgentState, Evidence, SubQuestion } from './agent-state'
 import { evidenceOf, textsOf, keyOf, passagesOf } from './evidence'
 import { GRADE_THRESHOLD, gradeCoverage, wordsOfStems } from './grading'
-import { capitalised, subjectOf } from './lexical-planner'
+import { borrowedWords, capitalised, subjectOf } from './lexical-planner'
 import { fillTemplate } from './template-filling'
 import { traceEntry, type StepContext, type StepHandler } from './workflow-runtime'
 import type { WorkflowStepId } from './workflow-definition'
@@ -160,7 +160,10 @@ const compose: StepHandler = async (state, context) => {
   for (const question of state.sub_questions) {
     const evidence = evidenceOf(state, question)
     const statements = evidence.flatMap((item) => (item.statement ? [item.statement] : []))
-    const composed = await context.reasoning.composer.composePart({ question: question.text, chunks: passagesOf(evidence), citations, signal: context.signal })
+    // A part that leans on the one before ("How large can they be?") is composed with the words it borrowed.
+    const borrowed = borrowedWords(question)
+    const asked = borrowed ? `${question.text} (${borrowed})` : question.text
+    const composed = await context.reasoning.composer.composePart({ question: asked, chunks: passagesOf(evidence), citations, signal: context.signal })
     const text = joinAnswerPieces([...statements, composed?.text])
     if (text) answeredParts++
     const part = text || explainUnanswered(question.text, evidence)

@@ -366,6 +366,12 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     }
     // "Templates are managed on …" says what is done with them, not what they are.
     expect(composeExtractiveAnswer('What are templates?', guide, weights, { maxSentences: 1 })?.sentences[0]?.text).toBe('Templates are documents with sections.');
+    // Asked in the plural, said in the singular.
+    const drafts: AnswerSource[] = [
+      { articleId: 73, title: 'Reviewing', text: 'Open the Drafts view. You will see every draft waiting for review.', score: 10 },
+      { articleId: 74, title: 'Publishing', text: 'A draft is an article that is not published yet.', score: 8 },
+    ];
+    expect(composeExtractiveAnswer('What are drafts?', drafts, idfOf(drafts), { maxSentences: 1 })?.sentences[0]?.text).toBe('A draft is an article that is not published yet.');
   });
 
   it('answers not-found when the passages are about something else than what was asked', () => {

@@ -437,7 +437,8 @@ function definitionPattern(question: string, isQuestion: boolean): RegExp | unde
   const subject = isQuestion ? ASKS_WHAT_IT_IS.exec(question)?.[1] : question;
   const words = normalize(subject ?? '').match(/[a-z0-9]+/g) ?? [];
   if (words.length === 0 || words.length > MAX_DEFINED_WORDS || tokenizedText(words.join(' ')).terms.length === 0) return undefined;
-  const named = words.filter((word, index) => index > 0 || !/^(?:an?|the)$/.test(word));
+  // "What are drafts?" is answered by "A draft is …": the last word is read with or without its plural s.
+  const named = words.filter((word, index) => index > 0 || !/^(?:an?|the)$/.test(word)).map((word, index, all) => (index === all.length - 1 && word.length > 3 ? word.replace(/s$/, '') : word));
   // "Drafts are edited in …" says what is done with them, not what they are.
   return new RegExp(`^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?\\s+(?:is|are|was|were)\\b(?!\\s+(?:(?:not|never|also|only|[a-z]+ly)\\s+)?[a-z]+(?:ed|en)\\b)`);
 }
