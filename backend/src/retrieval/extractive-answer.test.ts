@@ -448,6 +448,8 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
 describe('composeExtractiveAnswer, the structure of a guide', () => {
   const others = otherArticles(90);
   const weightsOf = (sources: AnswerSource[]) => idfOf([...sources, ...others]);
+  /** The first sentence of the answer from `guide`, with the guide's and the other articles' weights. */
+  const firstSentenceOf = (question: string, guide: AnswerSource[]) => composeExtractiveAnswer(question, guide, weightsOf(guide))?.sentences[0]?.text;
 
   it('reads a sentence with the heading over it', () => {
     const guide: AnswerSource[] = [
@@ -579,10 +581,9 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Install and run', text: '## Choose a sponsor theme\n\nOnly administrators change the theme. To change the theme, start the product again with another key.' },
     ];
-    const weightOf = weightsOf(guide);
-    expect(composeExtractiveAnswer('How can I change the theme?', guide, weightOf)?.sentences[0]?.text).toBe('To change the theme, start the product again with another key.');
+    expect(firstSentenceOf('How can I change the theme?', guide)).toBe('To change the theme, start the product again with another key.');
     // Not asked how: the shorter sentence, which says as much of the question.
-    expect(composeExtractiveAnswer('Who can change the theme?', guide, weightOf)?.sentences[0]?.text).toBe('Only administrators change the theme.');
+    expect(firstSentenceOf('Who can change the theme?', guide)).toBe('Only administrators change the theme.');
   });
 
   it('reads "need" in a text as the question\'s "require", and "requires" as its "need"', () => {
@@ -590,9 +591,8 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
       { articleId: 1, title: 'Uploading', text: 'Uploading is done from the Articles tab. To upload files, you need the editor role.' },
       { articleId: 2, title: 'Crawling', text: 'Crawling starts from one page. Crawling requires the editor role.' },
     ];
-    const weightOf = weightsOf(guide);
-    expect(composeExtractiveAnswer('What does uploading require?', guide, weightOf)?.sentences[0]?.text).toBe('To upload files, you need the editor role.');
-    expect(composeExtractiveAnswer('What does crawling need?', guide, weightOf)?.sentences[0]?.text).toBe('Crawling requires the editor role.');
+    expect(firstSentenceOf('What does uploading require?', guide)).toBe('To upload files, you need the editor role.');
+    expect(firstSentenceOf('What does crawling need?', guide)).toBe('Crawling requires the editor role.');
   });
 
   it('answers a how-to question only with what names its action, or a verb that does the same', () => {

@@ -176,10 +176,13 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
   }
   // In a question, the verbs that frame the request ("how do I *get* a library card") weigh less: the passage that
   // answers need not use them.
-  const requestStems = new Set<string>();
-  if (isQuestion) for (const word of words) if (REQUEST_VERBS.has(word)) for (const stem of tokenizeWithWords(word).terms) requestStems.add(stem);
-  const existentialStems = new Set<string>();
-  if (isQuestion) for (const word of words) if (EXISTENTIAL_VERBS.has(word)) for (const stem of tokenizeWithWords(word).terms) existentialStems.add(stem);
+  const questionStemsOf = (listed: ReadonlySet<string>) => {
+    const found = new Set<string>();
+    if (isQuestion) for (const word of words) if (listed.has(word)) for (const stem of tokenizeWithWords(word).terms) found.add(stem);
+    return found;
+  };
+  const requestStems = questionStemsOf(REQUEST_VERBS);
+  const existentialStems = questionStemsOf(EXISTENTIAL_VERBS);
   if (existentialStems.size > 0 && stems.some((stem) => !existentialStems.has(stem))) {
     stems = stems.filter((stem) => !existentialStems.has(stem));
     wordStems = wordStems.filter((stem) => !existentialStems.has(stem));
