@@ -619,6 +619,18 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     ]);
   });
 
+  it('answers a how-to question with no steps that name nothing the action is done to', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Comments on logs', text: '### Edit or delete a comment\n\n1. Open the log and find the comment.\n2. Choose to edit or delete it.', score: 9 },
+      { articleId: 2, title: 'Reviewing', text: 'Drafts are edited and deleted in the Drafts view, not in the Articles table.', score: 6 },
+    ];
+    // The comment's steps edit (as update asks) but no draft: the sentence that names drafts answers.
+    expect(composeExtractiveAnswer('How do I update a draft?', guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text)).toEqual([
+      'Drafts are edited and deleted in the Drafts view, not in the Articles table.',
+    ]);
+    expect(composeExtractiveAnswer('How do I update a comment?', guide, weightsOf(guide))?.text).toBe('1. Open the log and find the comment.\n2. Choose to edit or delete it. [1]');
+  });
+
   it('never answers with a lower-case list item alone: the next sentence stands in for it', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Asking', text: 'Once you have an answer, you can:\n\n- give it a thumbs down,\n- save it.', score: 9 },

@@ -1,5 +1,6 @@
 import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
+import { actionStems, askedAction, withActionWord } from './asked-action';
 import { ANSWER_TYPE_WORD_WEIGHT, pairTerm, parseQuery, type AnswerType } from './query';
 import { normalize, tokenizeWithWords } from './text';
 
@@ -445,55 +446,8 @@ function definitionPattern(question: string, isQuestion: boolean): RegExp | unde
 
 /** "How do I …", "How can we …", "How to …", "And how do I …": a question whose answer is a procedure. */
 const HOW_TO = /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?how\s+(?:do|does|can|could|should|would|may|might|to)\b/i;
-/**
- * "How do I restore …", "Can I restore …", "Is it possible to restore …": the action the question asks about is the
- * word after these (group 1), once a pronoun subject is set aside.
- */
-const ASKED_ACTION =
-  /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you|one|they|he|she)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you|one)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)([a-z]+)(?:\s+([a-z]+))?/i;
-/** Words after a verb that make it another verb ("turn off", "set up", "get rid of"): the action is the pair. */
-const PARTICLE = /^(?:off|on|up|out|in|down|back|away|over|rid|through|around|apart)$/;
-/**
- * Verbs that say little of what is done ("How do I get a library card?": the card is the point, and "A library card is
- * free for residents." answers it though no article says get).
- */
-const LIGHT_VERB = /^(?:get|gets|got|set|sets|make|do|does|have|has|use|find|see|take|go|put|give|keep|let|try|know|tell|look|need|want|come|become|be|start|begin|work|handle|deal|manage)$/;
-
-/**
- * The stem of the action a how-to or can-I question asks about ("How do I restore a deleted article?": restor), as the
- * search reads it (`correctTerm` for a misspelling); undefined when it is a light verb ("get"), a phrasal verb ("turn
- * off"), a stopword, or when none is asked.
- */
-function askedAction(question: string, correctTerm?: (term: string) => string | undefined): string | undefined {
-  const match = ASKED_ACTION.exec(normalize(question));
-  if (!match?.[1] || LIGHT_VERB.test(match[1]) || (match[2] && PARTICLE.test(match[2]))) return undefined;
-  const [stem] = tokenizeWithWords(match[1]).terms;
-  return stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
-}
-
 /** Where a question goes on to ask something else: "…, and does the desk lend laptops?", "…? Where …", "…; …". */
 const FURTHER_QUESTION = /[?;]|,?\s+(?:and|but|or|also)\s+(?=(?:what|how|why|when|where|who|which|whose|does|do|did|is|are|was|were|can|could|should|will|would|may)\b)/i;
-
-/**
- * Actions a guide may name with another verb than the user's ("How do I switch themes?" / "To change the theme, …"):
- * each group's verbs do the same thing to the same object.
- */
-const SAME_ACTION_WORDS: readonly (readonly string[])[] = [
-  ['change', 'switch', 'modify', 'alter', 'edit', 'update'],
-  ['delete', 'remove', 'erase'],
-  ['add', 'create'],
-  ['download', 'export'],
-  ['upload', 'import'],
-];
-/** The same as stems, and each stem's word. */
-const SAME_ACTIONS = SAME_ACTION_WORDS.map((group) => group.map((word) => tokenizedText(word).terms[0] as string));
-const ACTION_WORD = new Map(SAME_ACTION_WORDS.flatMap((group, position) => group.map((word, index) => [SAME_ACTIONS[position]?.[index] as string, word] as const)));
-
-/** The action's stem and the stems of the verbs that do the same (`SAME_ACTIONS`). */
-function actionStems(action: string | undefined): ReadonlySet<string> {
-  if (action === undefined) return new Set();
-  return new Set([action, ...(SAME_ACTIONS.find((group) => group.includes(action)) ?? [])]);
-}
 
 /**
  * The question with its action read in the sources' verb when they have none of the user's but one that does the same
@@ -501,14 +455,12 @@ function actionStems(action: string | undefined): ReadonlySet<string> {
  * and the weights then count the verb the sources use, not one no passage has (which would weigh the most).
  */
 function inTheSourcesVerb(question: string, sources: readonly Pick<AnswerSource, 'title' | 'text'>[], correctTerm?: (term: string) => string | undefined): string {
-  const match = ASKED_ACTION.exec(normalize(question));
   const action = askedAction(question, correctTerm);
-  if (!match?.[1] || action === undefined || sourcesName(sources, action)) return question;
+  if (action === undefined || sourcesName(sources, action)) return question;
   // The verb of the best-ranked source that has one.
   const others = [...actionStems(action)].filter((stem) => stem !== action);
   const theirs = sources.map((source) => others.find((stem) => sourcesName([source], stem))).find((stem) => stem !== undefined);
-  const word = theirs === undefined ? undefined : ACTION_WORD.get(theirs);
-  return word === undefined ? question : question.replace(new RegExp(`\\b${match[1]}\\b`, 'i'), word);
+  return theirs === undefined ? question : withActionWord(question, theirs);
 }
 
 /** "The steps for uploading files", "instructions to reset …": a request whose answer is a procedure too. */
@@ -713,7 +665,7 @@ export function rankAnswerSentences(
   // A how-to or can-I question asks to do something to something. A sentence that names the action but nothing it is
   // done to, neither itself, its heading nor its article's title ("When it is switched on, every question is screened."
   // for "How do I switch themes?"), tells of something else; so does one that names neither the action nor a verb
-  // doing the same (`SAME_ACTIONS`) there ("Select Publish." for "Can I undo a publish?").
+  // doing the same (`actionStems`) there ("Select Publish." for "Can I undo a publish?").
   // Only what the how-to part asks is held to this: "How do I replace a lost card, and does the desk lend laptops?"
   // is answered on laptops by a sentence about laptops.
   const actionPart = action === undefined ? new Set<string>() : new Set(tokenizedText(question.split(FURTHER_QUESTION)[0] ?? question).terms);
@@ -802,7 +754,7 @@ export function rankAnswerSentences(
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
     actionMissing: actionNamed ? undefined : action,
-    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion) : undefined,
+    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects) : undefined,
     list: bestList(sources, weights, totalWeight, false, 'contextCoverage', new Set(), quotesQuestion),
   };
 }
@@ -820,6 +772,7 @@ function bestList(
   by: 'coverage' | 'contextCoverage' = 'coverage',
   actions: ReadonlySet<string> = new Set(),
   quotesQuestion: (text: string) => boolean = () => false,
+  objects: readonly string[] = [],
 ): RankedList | undefined {
   let best: RankedList | undefined;
   sources.forEach((source, sourceIndex) => {
@@ -842,6 +795,9 @@ function bestList(
       const { stems } = list;
       const namesAction = [...actions].some((stem) => stems.has(stem));
       if (actions.size > 0 && !namesAction && ![...actions].some((stem) => title.has(stem))) return;
+      // So do steps that name nothing the action is done to, nor under a title that does ("Choose to edit or delete
+      // it." of a comment, for "How do I update a draft?").
+      if (objects.length > 0 && !objects.some((term) => stems.has(term) || title.has(term))) return;
       // Steps that "delete" do what "remove" asks: the action counts as covered.
       const asked = [...actions][0];
       if (namesAction && asked !== undefined) stems.add(asked);

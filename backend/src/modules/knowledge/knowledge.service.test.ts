@@ -28,6 +28,17 @@ describe('knowledge index', () => {
     expect(hits.map((hit) => hit.title)).toEqual(['Bicycle maintenance'])
   })
 
+  it("finds the guide to an action asked in another verb that does the same ('create' where it says 'add')", async () => {
+    const knowledge = new KnowledgeService(db)
+    await addArticle(knowledge, 'How to correct a bad answer', '## Create a correction\n\n1. Open the log.\n2. Choose to create a correction, saved as a draft article.')
+    await addArticle(knowledge, 'How to add an article', '1. Open the Add article form.\n2. Enter a title and the content of the article.\n3. Submit the form.')
+    await addArticle(knowledge, 'Themes', 'Each sponsor has its own theme, logo and colours.')
+    await addArticle(knowledge, 'Roles', 'Editors look after the content; administrators manage users.')
+    expect((await knowledge.search('How do I create an article?', 5)).map((hit) => hit.title)).toEqual(['How to add an article', 'How to correct a bad answer'])
+    // Not asked how to: the words as they are.
+    expect((await knowledge.search('create an article', 5)).map((hit) => hit.title)).toEqual(['How to correct a bad answer', 'How to add an article'])
+  })
+
   it('stops finding an article once it is removed from the index', async () => {
     const knowledge = new KnowledgeService(db)
     const id = await addArticle(knowledge, 'Bicycle maintenance', 'Oiling the chain keeps a bicycle running smoothly.')

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { whenCommitted, type Database, type Queryable } from '../../db/database'
-import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk } from '../../retrieval/bm25-index'
+import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk, type ScoredChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
+import { sameActionWordings } from '../../retrieval/asked-action'
 import { parseQuery } from '../../retrieval/query'
 import { ChunkSetDigest } from './index-digest'
 import { decodeSnapshot, readSnapshotFile, readSnapshotFileHeader, SNAPSHOT_FORMAT, writeSnapshot, type SnapshotOrigin } from './index-snapshot'
@@ -404,7 +405,10 @@ export class KnowledgeService {
    */
   async search(question: string, limit: number): Promise<RetrievedChunk[]> {
     if (!this.stopFollowing || this.stale) await this.sync()
-    const hits = this.index.search(parseQuery(question, { correctTerm: this.correctTerm }), limit)
+    // A how-to question is also read with each verb that does the same as its own ("create an article": "add an
+    // article"), and each passage keeps its best score: a guide names an action one way, its users say it another.
+    const wordings = [question, ...sameActionWordings(question, this.correctTerm)]
+    const hits = bestOfEach(wordings.map((wording) => this.index.search(parseQuery(wording, { correctTerm: this.correctTerm }), limit))).slice(0, limit)
     const missing = hits.filter((hit) => !this.records.has(hit.chunkId)).map((hit) => hit.chunkId)
     const read = new Map((await repository.chunkRecords(this.db, missing)).map((record) => [record.chunkId, record]))
     return hits.flatMap((hit) => {
@@ -449,4 +453,12 @@ function hasCurrentTerms(chunk: IndexedChunk & { text: string; title: string }):
   const current = countChunkTerms(chunk.text, chunk.title)
   const stored = Object.entries(chunk.terms)
   return current.length === chunk.length && stored.length === Object.keys(current.terms).length && stored.every(([term, frequency]) => current.terms[term] === frequency)
+}
+
+/** Several rankings as one: each chunk at its best score (the first ranking's on a tie), best first, then by chunk id. */
+function bestOfEach(rankings: ScoredChunk[][]): ScoredChunk[] {
+  if (rankings.length === 1) return rankings[0] ?? []
+  const best = new Map<number, ScoredChunk>()
+  for (const ranking of rankings) for (const hit of ranking) if ((best.get(hit.chunkId)?.score ?? Number.NEGATIVE_INFINITY) < hit.score) best.set(hit.chunkId, hit)
+  return [...best.values()].sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
 }
