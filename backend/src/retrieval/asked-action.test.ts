@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionStems, askedAction, sameActionWordings, withActionWord } from './asked-action';
+import { actionStems, actionWordings, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 
 describe('the action a question asks about', () => {
   it('is the verb of a how-to or can-I question, as a stem, unless it says little', () => {
@@ -16,14 +16,34 @@ describe('the action a question asks about', () => {
     expect([...actionStems('creat')].sort()).toEqual(['ad', 'creat']);
     expect([...actionStems('restor')]).toEqual(['restor']);
     expect(actionStems(undefined).size).toBe(0);
+    expect(isActionStem('delet')).toBe(true);
+    expect(isActionStem('publish')).toBe(false);
   });
 
-  it('is asked again with each verb that does the same, and only then', () => {
-    expect(sameActionWordings('How do I create an article?')).toEqual(['How do I add an article?']);
-    expect(sameActionWordings('Can I remove a user?').sort()).toEqual(['Can I delete a user?', 'Can I erase a user?']);
+  it('is said plainly: making a new one is creating one, and what is created is new', () => {
+    expect(plainAction('How do I make a new article?')).toBe('How do I create a article?');
+    expect(plainAction('How do I add a new user?')).toBe('How do I add a user?');
+    expect(plainAction('How can I create new templates?')).toBe('How can I create templates?');
+    // Not created: "new" says something.
+    expect(plainAction('How do I publish a new article?')).toBe('How do I publish a new article?');
+    expect(plainAction('How do I make the answer shorter?')).toBe('How do I make the answer shorter?');
+    expect(askedAction(plainAction('How do I make a new article?'))).toBe('creat');
+  });
+
+  it('is asked in each wording that does the same, the plain one first', () => {
+    expect(actionWordings('How do I create an article?')).toEqual(['How do I create an article?', 'How do I add an article?']);
+    expect(actionWordings('Can I remove a user?').slice(1).sort()).toEqual(['Can I delete a user?', 'Can I erase a user?']);
+    expect(actionWordings('How do I make a new article?')).toEqual(['How do I create a article?', 'How do I add a article?']);
+    expect(actionWordings('How do I log out?')).toEqual(['How do I log out?', 'How do I sign out?', 'How do I log off?']);
     expect(withActionWord('How do I Update a draft?', 'edit')).toBe('How do I edit a draft?');
-    expect(sameActionWordings('How do I restore a deleted article?')).toEqual([]);
-    expect(sameActionWordings('Who can create templates?')).toEqual([]);
-    expect(sameActionWordings('Create a template')).toEqual([]);
+    for (const question of ['How do I restore a deleted article?', 'Who can create templates?', 'Create a template']) expect(actionWordings(question)).toEqual([question]);
+  });
+
+  it('may be a phrasal verb, said in any of the phrasal verbs that do the same', () => {
+    const logOut = askedPhrasalVerb('How do I log out?');
+    expect(['to sign out, select sign out.', 'after logging out', 'log-out'].map((text) => logOut?.says.test(text))).toEqual([true, true, true]);
+    expect(['select the logs tab.', 'sign in first.'].map((text) => logOut?.says.test(text))).toEqual([false, false]);
+    expect(askedPhrasalVerb('How do I turn off the firewall?')?.says.test('turning off the firewall')).toBe(true);
+    expect(askedPhrasalVerb('How do I publish a draft?')).toBeUndefined();
   });
 });

@@ -15,6 +15,10 @@ const PARTICLE = /^(?:off|on|up|out|in|down|back|away|over|rid|through|around|ap
 const LIGHT_VERB = /^(?:get|gets|got|set|sets|make|do|does|have|has|use|find|see|take|go|put|give|keep|let|try|know|tell|look|need|want|come|become|be|start|begin|work|handle|deal|manage)$/;
 
 const stemOf = (word: string): string | undefined => tokenizeWithWords(word).terms[0];
+/** "make a …", "make an …", "make new …": to create one. */
+const MAKES_ONE = /^(?:make|build)$/;
+const NEW_ONE = /^(?:a|an|new)$/;
+const CREATE = stemOf('create') as string;
 
 /**
  * The stem of the action a how-to or can-I question asks about ("How do I restore a deleted article?": restor), as the
@@ -27,6 +31,31 @@ export function askedAction(question: string, correctTerm?: (term: string) => st
   const stem = stemOf(match[1]);
   return stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
 }
+
+/**
+ * The phrasal verb a how-to or can-I question asks about ("How do I log out?"): a pattern for normalised text that
+ * says it or a phrasal verb doing the same, in any form ("signing out", "log-out"), and the stem of the question's
+ * verb (log); undefined when it asks none.
+ */
+export function askedPhrasalVerb(question: string): { says: RegExp; verb: string } | undefined {
+  const phrasal = phrasalOf(question);
+  const verb = phrasal === undefined ? undefined : stemOf(phrasal.split(' ')[0] as string);
+  if (phrasal === undefined || verb === undefined) return undefined;
+  const said = (SAME_PHRASAL.find((group) => group.includes(phrasal)) ?? [phrasal]).map((phrase) => phrase.replace(' ', '[a-z]*[\\s-]+'));
+  return { says: new RegExp(`\\b(?:${said.join('|')})\\b`), verb };
+}
+
+/** The phrasal verb a how-to or can-I question asks about, as words ("log out"). */
+function phrasalOf(question: string): string | undefined {
+  const match = ASKED_ACTION.exec(normalize(question));
+  return match?.[1] && match[2] && PARTICLE.test(match[2]) ? `${match[1]} ${match[2]}` : undefined;
+}
+
+/** Phrasal verbs that do the same ("How do I log out?" / "To sign out, …"). */
+const SAME_PHRASAL: readonly (readonly string[])[] = [
+  ['sign in', 'log in', 'log on'],
+  ['sign out', 'log out', 'log off'],
+];
 
 /**
  * Actions a guide may name with another verb than the user's ("How do I switch themes?" / "To change the theme, …"):
@@ -49,8 +78,25 @@ export function actionStems(action: string | undefined): ReadonlySet<string> {
   return new Set([action, ...(SAME_ACTIONS.find((group) => group.includes(action)) ?? [])]);
 }
 
+/** Whether a stem is one of the actions of `SAME_ACTIONS` ("delet"). */
+export const isActionStem = (stem: string): boolean => ACTION_WORD.has(stem);
+
 /** The verb a stem of `SAME_ACTIONS` stands for ("creat": create). */
 export const actionWord = (stem: string): string | undefined => ACTION_WORD.get(stem);
+
+/**
+ * The question with its action said plainly: "make a new …" asks to create one, and the "new" of what is created says
+ * nothing more ("How do I add a new user?": "How do I add a user?"; a passage about new users is no more about adding
+ * one).
+ */
+export function plainAction(question: string, correctTerm?: (term: string) => string | undefined): string {
+  const match = ASKED_ACTION.exec(normalize(question));
+  if (!match?.[1]) return question;
+  const made = MAKES_ONE.test(match[1]) && match[2] !== undefined && NEW_ONE.test(match[2]) ? question.replace(new RegExp(`\\b${match[1]}\\b`, 'i'), 'create') : question;
+  const verb = ASKED_ACTION.exec(normalize(made))?.[1];
+  if (verb === undefined || !actionStems(askedAction(made, correctTerm)).has(CREATE)) return made;
+  return made.replace(new RegExp(`\\b(${verb}\\s+(?:(?:a|an|the)\\s+)?)new\\s+`, 'i'), '$1');
+}
 
 /**
  * The question asked with `stem`'s verb in place of the user's ("How do I create an article?" with add: "How do I add
@@ -64,10 +110,20 @@ export function withActionWord(question: string, stem: string): string {
 }
 
 /**
- * The question asked with each other verb that does the same as its action ("How do I create an article?": "How do I
- * add an article?"); none when it asks no such action. A guide names an action one way, and its user may say another.
+ * The question in each wording of its action: first said plainly (`plainAction`; the question itself when it is),
+ * then with each other verb that does the same ("How do I create an article?": "How do I add an article?") or
+ * phrasal verb ("log out": "sign out"). A guide names an action one way, and its user may say another.
  */
-export function sameActionWordings(question: string, correctTerm?: (term: string) => string | undefined): string[] {
-  const action = askedAction(question, correctTerm);
-  return [...actionStems(action)].filter((stem) => stem !== action).map((stem) => withActionWord(question, stem));
+export function actionWordings(question: string, correctTerm?: (term: string) => string | undefined): string[] {
+  const plain = plainAction(question, correctTerm);
+  const action = askedAction(plain, correctTerm);
+  // The verb as asked, as search reads it.
+  const verb = ASKED_ACTION.exec(normalize(plain))?.[1];
+  const stem = verb === undefined ? undefined : stemOf(verb);
+  const own = stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
+  const phrasal = phrasalOf(plain);
+  const phrasings = (SAME_PHRASAL.find((group) => phrasal !== undefined && group.includes(phrasal)) ?? [])
+    .filter((phrase) => phrase !== phrasal)
+    .map((phrase) => plain.replace(new RegExp(`\\b${phrasal?.replace(' ', '\\s+')}\\b`, 'i'), phrase));
+  return [...new Set([plain, ...[...actionStems(action)].filter((other) => other !== own).map((other) => withActionWord(plain, other)), ...phrasings])];
 }

@@ -631,6 +631,31 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('How do I update a comment?', guide, weightsOf(guide))?.text).toBe('1. Open the log and find the comment.\n2. Choose to edit or delete it. [1]');
   });
 
+  it('answers a how-to question with no steps headed by another action', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Editing and deleting articles', text: '## Delete an article\n\n1. Find the article in the Articles table.\n2. Choose to delete it.', score: 9 },
+      { articleId: 2, title: 'Viewing articles', text: '## View an article\n\n1. Select the Articles tab.\n2. Find the article in the table, with the column filters.\n3. Open it.', score: 7 },
+      { articleId: 3, title: 'Users', text: '## Disable a user or change a role\n\n1. Open Users and select the user.\n2. Clear Enabled to disable the account.', score: 5 },
+    ];
+    const weightOf = weightsOf(guide);
+    // "Find the article" is a step of deleting one.
+    expect(composeExtractiveAnswer('How do I find an article?', guide, weightOf)?.text).toMatch(/^1\. Select the Articles tab\.\n2\. Find the article in the table/);
+    expect(composeExtractiveAnswer('How do I remove an article?', guide, weightOf)?.text).toBe('1. Find the article in the Articles table.\n2. Choose to delete it. [1]');
+    // A heading that also names the asked action is for it.
+    expect(composeExtractiveAnswer('How do I disable a user?', guide, weightOf)?.text).toMatch(/^1\. Open Users and select the user\./);
+  });
+
+  it('answers a phrasal verb with what says it, or a phrasal verb that does the same, where something does', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Logs', text: '## Browse the logs\n\n1. Select the Logs tab.\n2. Select Load more to see the next 50.', score: 9 },
+      { articleId: 2, title: 'Signing in', text: 'To sign in, open the app. To sign out, select Sign out beside your username.', score: 4 },
+    ];
+    expect(firstSentenceOf('How do I log out?', guide)).toBe('To sign out, select Sign out beside your username.');
+    expect(firstSentenceOf('How do I log in?', guide)).toBe('To sign in, open the app.');
+    // Said nowhere: the words as they are.
+    expect(firstSentenceOf('How do I log off?', guide.slice(0, 1))).toBe('Select the Logs tab.');
+  });
+
   it('never answers with a lower-case list item alone: the next sentence stands in for it', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Asking', text: 'Once you have an answer, you can:\n\n- give it a thumbs down,\n- save it.', score: 9 },

@@ -1,6 +1,6 @@
 import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
-import { actionStems, askedAction, withActionWord } from './asked-action';
+import { actionStems, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 import { ANSWER_TYPE_WORD_WEIGHT, pairTerm, parseQuery, type AnswerType } from './query';
 import { normalize, tokenizeWithWords } from './text';
 
@@ -550,7 +550,7 @@ export function rankAnswerSentences(
   weightOf: (term: string) => number,
   correctTerm?: (term: string) => string | undefined,
 ): RankedSentences | null {
-  question = inTheSourcesVerb(question, sources, correctTerm);
+  question = inTheSourcesVerb(plainAction(question, correctTerm), sources, correctTerm);
   // The words that only name the kind of answer ("What year") are not what a sentence must say; what a "how large"
   // question measures (size) counts a little, as in the search. A misspelt word is read as the search read it
   // (`correctTerm`, the index's correction).
@@ -595,6 +595,7 @@ export function rankAnswerSentences(
   const titleTerms = sources.map((source) => new Set(tokenizedText(source.title).terms));
   const action = askedAction(question, correctTerm);
   const actions = actionStems(action);
+  const phrasal = askedPhrasalVerb(question.split(FURTHER_QUESTION)[0] ?? question);
   const hasAction = (stems: Iterable<string>) => {
     for (const stem of stems) if (actions.has(stem)) return true;
     return false;
@@ -633,6 +634,8 @@ export function rankAnswerSentences(
         // "Choose to delete it." does what "How do I remove an article?" asks.
         if (action !== undefined && actions.has(term) && weights.has(action)) terms.add(action);
       }
+      // "To sign out, …" does what "How do I log out?" asks.
+      if (phrasal !== undefined && weights.has(phrasal.verb) && phrasal.says.test(sentence.normalized)) terms.add(phrasal.verb);
       let pairs = 0;
       for (let position = 1; position < words.length && pairs < MAX_PAIRS; position += 1) {
         if (questionPairs.has(pairTerm(words[position - 1] as string, words[position] as string))) pairs += 1;
@@ -674,7 +677,11 @@ export function rankAnswerSentences(
     action === undefined ||
     ![...sentence.terms].some((term) => actionPart.has(term)) ||
     (sentence.namesAction && (objects.length === 0 || objects.some((term) => sentence.terms.has(term) || sentence.headingTerms.has(term) || titleTerms[sentence.sourceIndex]?.has(term))));
-  const matching = sentences.filter((sentence) => sentence.terms.size > 0 && answersActionPart(sentence));
+  let matching = sentences.filter((sentence) => sentence.terms.size > 0 && answersActionPart(sentence));
+  // A phrasal verb ("How do I log out?") is answered by what says it, when something does: "Select the Logs tab."
+  // shares its verb, not its meaning.
+  const sayingPhrasal = phrasal === undefined ? [] : matching.filter((sentence) => phrasal.says.test(sentence.normalized));
+  if (sayingPhrasal.length > 0) matching = sayingPhrasal;
   if (matching.length === 0) return null;
 
   // How many sentences have each question term: the rarer among them, the more it tells them apart.
@@ -754,7 +761,9 @@ export function rankAnswerSentences(
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
     actionMissing: actionNamed ? undefined : action,
-    procedure: asksHowTo ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects) : undefined,
+    procedure: asksHowTo
+      ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
+      : undefined,
     list: bestList(sources, weights, totalWeight, false, 'contextCoverage', new Set(), quotesQuestion),
   };
 }
@@ -773,13 +782,14 @@ function bestList(
   actions: ReadonlySet<string> = new Set(),
   quotesQuestion: (text: string) => boolean = () => false,
   objects: readonly string[] = [],
+  mustSay?: (text: string) => boolean,
 ): RankedList | undefined {
   let best: RankedList | undefined;
   sources.forEach((source, sourceIndex) => {
     const title = new Set(tokenizedText(source.title).terms);
     let heading: readonly string[] = [];
     let previous: AnalyzedSentence | undefined;
-    let list: { block: number; steps: ListSentence[]; context: Set<string>; stems: Set<string>; leadIn?: string } | undefined;
+    let list: { block: number; steps: ListSentence[]; context: Set<string>; stems: Set<string>; heading: readonly string[]; leadIn?: string } | undefined;
     const coverageOf = (stems: ReadonlySet<string>, titleDiscount = TITLE_TERM_DISCOUNT) => {
       let covered = 0;
       for (const [term, weight] of weights) {
@@ -798,6 +808,12 @@ function bestList(
       // So do steps that name nothing the action is done to, nor under a title that does ("Choose to edit or delete
       // it." of a comment, for "How do I update a draft?").
       if (objects.length > 0 && !objects.some((term) => stems.has(term) || title.has(term))) return;
+      // And steps headed by another action than the one asked are for that one ("Delete an article" for "How do I find
+      // an article?", where a step says "Find the article"; "Disable a user or change a role" stays for disabling).
+      const { heading: headed } = list;
+      if (numberedOnly && headed.some((stem) => isActionStem(stem) && !weights.has(stem)) && !headed.some((stem) => actions.has(stem))) return;
+      // Steps that do not say the phrasal verb asked, where a sentence does ("How do I log out?").
+      if (mustSay && !mustSay(list.leadIn ?? '') && !list.steps.some((step) => mustSay(step.text))) return;
       // Steps that "delete" do what "remove" asks: the action counts as covered.
       const asked = [...actions][0];
       if (namesAction && asked !== undefined) stems.add(asked);
@@ -828,7 +844,7 @@ function bestList(
       if (!list && sentence.kind === 'item' && (sentence.ordered || !numberedOnly)) {
         const leadIn = previous && previous.kind !== 'item' && /:$/.test(previous.text) ? previous : undefined;
         const context = new Set([...heading, ...(leadIn?.stems ?? [])]);
-        list = { block: sentence.block, steps: [], context, stems: new Set(context), leadIn: leadIn?.text };
+        list = { block: sentence.block, steps: [], context, stems: new Set(context), heading, leadIn: leadIn?.text };
       }
       previous = sentence;
       if (!list) return;

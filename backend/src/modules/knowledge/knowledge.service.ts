@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { whenCommitted, type Database, type Queryable } from '../../db/database'
 import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk, type ScoredChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
-import { sameActionWordings } from '../../retrieval/asked-action'
+import { actionWordings } from '../../retrieval/asked-action'
 import { parseQuery } from '../../retrieval/query'
 import { ChunkSetDigest } from './index-digest'
 import { decodeSnapshot, readSnapshotFile, readSnapshotFileHeader, SNAPSHOT_FORMAT, writeSnapshot, type SnapshotOrigin } from './index-snapshot'
@@ -405,9 +405,10 @@ export class KnowledgeService {
    */
   async search(question: string, limit: number): Promise<RetrievedChunk[]> {
     if (!this.stopFollowing || this.stale) await this.sync()
-    // A how-to question is also read with each verb that does the same as its own ("create an article": "add an
-    // article"), and each passage keeps its best score: a guide names an action one way, its users say it another.
-    const wordings = [question, ...sameActionWordings(question, this.correctTerm)]
+    // A how-to question is read with its action said plainly ("make a new article": "create an article") and with each
+    // verb that does the same ("add an article"); each passage keeps its best score: a guide names an action one way,
+    // its users say it another.
+    const wordings = actionWordings(question, this.correctTerm)
     const hits = bestOfEach(wordings.map((wording) => this.index.search(parseQuery(wording, { correctTerm: this.correctTerm }), limit))).slice(0, limit)
     const missing = hits.filter((hit) => !this.records.has(hit.chunkId)).map((hit) => hit.chunkId)
     const read = new Map((await repository.chunkRecords(this.db, missing)).map((record) => [record.chunkId, record]))
