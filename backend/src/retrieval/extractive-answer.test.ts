@@ -515,6 +515,15 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('How do I filter the logs?', logs, weightsOf(logs))?.sentences[0]?.text).toBe('Use the status filter to see only the liked or disliked logs.');
   });
 
+  it('answers a how-to question whose verb says little with the steps of the article whose title says how', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'How to give feedback on an answer', text: '## Rate an answer\n\n1. Read the answer.\n2. Select thumbs up or thumbs down.', score: 5 },
+      { articleId: 1, title: 'How to give feedback on an answer', text: '## Tips\n\n- Give feedback on good answers too.\n- Be honest.', score: 6 },
+      { articleId: 2, title: 'Logs', text: '1. Open the Logs tab.\n2. Filter by feedback.', score: 4 },
+    ];
+    expect(composeExtractiveAnswer('How do I give feedback?', guide, weightsOf(guide))?.text).toBe('1. Read the answer.\n2. Select thumbs up or thumbs down. [1]');
+  });
+
   it('never answers with a sentence or steps that quote the question as an example of what to type', () => {
     const guide: AnswerSource[] = [
       {

@@ -350,6 +350,12 @@ export interface RankedList {
   titledCoverage: number;
   /** Whether its heading, lead-in or items name the action a how-to question asks about. */
   namesAction: boolean;
+  /**
+   * Whether its article's title says how to do all that is asked, where the question's verb says little ("How to give
+   * feedback on an answer" for "How do I give feedback?"): its steps are how, though they say "Select thumbs up". (An
+   * asked action must be named by the steps themselves: "Select the Logs tab." is no way to filter the logs.)
+   */
+  titleSaysHow: boolean;
   /** The same of its heading and lead-in alone: what the list is said to be about. */
   contextCoverage: number;
 }
@@ -463,6 +469,8 @@ function inTheSourcesVerb(question: string, sources: readonly Pick<AnswerSource,
   return theirs === undefined ? question : withActionWord(question, theirs);
 }
 
+/** An article's title that says how to do something: "How to give feedback on an answer". */
+const HOW_TO_TITLE = /^\s*how\s+to\b/i;
 /** "The steps for uploading files", "instructions to reset …": a request whose answer is a procedure too. */
 const ASKS_FOR_STEPS = /\b(?:steps|procedure|instructions)\s+(?:for|to)\b/i;
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
@@ -818,18 +826,23 @@ function bestList(
       const asked = [...actions][0];
       if (namesAction && asked !== undefined) stems.add(asked);
       if (asked !== undefined && [...actions].some((stem) => list?.context.has(stem))) list.context.add(asked);
+      const titledCoverage = coverageOf(list.stems, 1);
       const found = {
         sourceIndex,
         steps: list.steps,
         leadIn: list.leadIn,
         coverage: coverageOf(list.stems),
-        titledCoverage: coverageOf(list.stems, 1),
+        titledCoverage,
         namesAction,
+        titleSaysHow: numberedOnly && actions.size === 0 && HOW_TO_TITLE.test(source.title) && coverageOf(new Set(), 1) >= 1 - 1e-9,
         contextCoverage: coverageOf(list.context),
       };
-      // Of two lists that cover the question alike, the one whose heading and lead-in say more of it ("Add an article"
-      // over "Create a correction" for "How do I create an article?").
-      if (!best || found[by] > best[by] + 1e-9 || (found[by] >= best[by] - 1e-9 && found.contextCoverage > best.contextCoverage)) best = found;
+      // Steps under a title that says how to do what is asked come first; of two lists that cover the question alike,
+      // the one whose heading and lead-in say more of it ("Add an article" over "Create a correction" for "How do I
+      // create an article?").
+      if (best && found.titleSaysHow !== best.titleSaysHow) {
+        if (found.titleSaysHow) best = found;
+      } else if (!best || found[by] > best[by] + 1e-9 || (found[by] >= best[by] - 1e-9 && found.contextCoverage > best.contextCoverage)) best = found;
     };
     analyzedPassage(source.text).forEach((sentence, index) => {
       if (list && sentence.block !== list.block) {
@@ -884,7 +897,8 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // ("What file types can I upload?": "Supported file types / You can upload: - PDF documents, - …").
   const procedure =
     ranked.procedure &&
-    (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE || (ranked.procedure.namesAction && ranked.procedure.titledCoverage >= MIN_PROCEDURE_COVERAGE))
+    (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE ||
+      ((ranked.procedure.namesAction || ranked.procedure.titleSaysHow) && ranked.procedure.titledCoverage >= MIN_PROCEDURE_COVERAGE))
       ? ranked.procedure
       : ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
         ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
