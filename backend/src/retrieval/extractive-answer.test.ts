@@ -524,6 +524,20 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('How do I give feedback?', guide, weightsOf(guide))?.text).toBe('1. Read the answer.\n2. Select thumbs up or thumbs down. [1]');
   });
 
+  it('answers what a setting is with its entry in a glossary list, which starts in lower case', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Bot settings explained',
+        text: 'The settings are:\n\n- llm_model – the language model used to write answers.\n- multiple_model – when on, people may choose among the models offered.\n- bot_prefix – text the instructions start with.',
+      },
+      { articleId: 2, title: 'Models', text: 'A service may offer multiple models, and each model has a name.' },
+    ];
+    expect(firstSentenceOf('What is multiple_model?', guide)).toBe('multiple_model – when on, people may choose among the models offered.');
+    expect(firstSentenceOf('What does bot_prefix mean?', guide)).toBe('bot_prefix – text the instructions start with.');
+    expect(firstSentenceOf('What does multiple_model do?', guide)).toBe('multiple_model – when on, people may choose among the models offered.');
+  });
+
   it('never answers with a sentence or steps that quote the question as an example of what to type', () => {
     const guide: AnswerSource[] = [
       {

@@ -182,6 +182,8 @@ interface Candidate {
   list?: ListSentence[];
   introduces?: ListSentence[];
   continuedBy?: { leadIn: string; steps: ListSentence[] };
+  /** Whether it says what the question asks about is. */
+  definesIt: boolean;
 }
 
 /** A sentence of a list, and whether it starts an item (the others continue the item before them). */
@@ -297,6 +299,8 @@ export interface AnswerCandidate {
   introduces?: readonly ListSentence[];
   /** For a sentence whose next one announces a list about it ("They can work with:"): that lead-in and list. */
   continuedBy?: { leadIn: string; steps: readonly ListSentence[] };
+  /** Whether it says what the question asks about is ("A draft is …", "bot_type – …"). */
+  defines?: boolean;
 }
 
 /** The candidate sentences of an answer, best first, with what the selection needs to judge them. */
@@ -416,7 +420,8 @@ function quotesTheQuestion(text: string, weights: ReadonlyMap<string, number>, q
 }
 
 /** "What is X?", "What are X?", "Who was X?": a question that asks what something is (X in group 1). */
-const ASKS_WHAT_IT_IS = /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)\s*\?*\s*$/i;
+const ASKS_WHAT_IT_IS =
+  /^\s*(?:(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)|what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+(?:do|mean|stand\s+for))\s*\?*\s*$/i;
 /** A sentence that says what X is ("The semantic firewall is an optional safety layer.") scores this much more. */
 const DEFINITION_BONUS = 0.3;
 /**
@@ -436,18 +441,22 @@ const MAX_DEFINED_WORDS = 6;
 
 /**
  * What a sentence that defines the subject of the question starts with: "(the|a|an) X is|are|was|were" (not followed by
- * a participle: "Drafts are edited …" is no definition), where X is
+ * a participle: "Drafts are edited …" is no definition) or "X – …", where X is
  * what "What is X?" asks about, or the whole query when it is a few words and no question ("semantic firewall"). A
  * user who asks what something is, or only names it, is best answered by the sentence that says what it is.
  */
 function definitionPattern(question: string, isQuestion: boolean): RegExp | undefined {
-  const subject = isQuestion ? ASKS_WHAT_IT_IS.exec(question)?.[1] : question;
+  const asked = isQuestion ? ASKS_WHAT_IT_IS.exec(question) : undefined;
+  const subject = isQuestion ? (asked?.[1] ?? asked?.[2]) : question;
   const words = normalize(subject ?? '').match(/[a-z0-9]+/g) ?? [];
   if (words.length === 0 || words.length > MAX_DEFINED_WORDS || tokenizedText(words.join(' ')).terms.length === 0) return undefined;
   // "What are drafts?" is answered by "A draft is …": the last word is read with or without its plural s.
   const named = words.filter((word, index) => index > 0 || !/^(?:an?|the)$/.test(word)).map((word, index, all) => (index === all.length - 1 && word.length > 3 ? word.replace(/s$/, '') : word));
   // "Drafts are edited in …" says what is done with them, not what they are.
-  return new RegExp(`^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?\\s+(?:is|are|was|were)\\b(?!\\s+(?:(?:not|never|also|only|[a-z]+ly)\\s+)?[a-z]+(?:ed|en)\\b)`);
+  // A glossary's entry says it with a dash: "multiple_model – when on, …".
+  return new RegExp(
+    `^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?(?:\\s+(?:is|are|was|were)\\b(?!\\s+(?:(?:not|never|also|only|[a-z]+ly)\\s+)?[a-z]+(?:ed|en)\\b)|\\s+[–—]\\s)`,
+  );
 }
 
 /** "How do I …", "How can we …", "How to …", "And how do I …": a question whose answer is a procedure. */
@@ -727,6 +736,7 @@ export function rankAnswerSentences(
       }
     }
     const { words } = sentence;
+    const definesIt = defines?.test(sentence.normalized) === true;
     const typeMatch = hasAnswerType(query.answerType, sentence.normalized);
     const source = sources[sentence.sourceIndex] as AnswerSource;
     const prior = hasScores ? (SOURCE_SCORE_WEIGHT * (source.score as number)) / bestSourceScore : SOURCE_RANK_WEIGHT / (1 + sentence.sourceIndex);
@@ -734,11 +744,11 @@ export function rankAnswerSentences(
       (relevantTotal > 0 ? relevant / relevantTotal : 0) +
       prior +
       PAIR_BONUS * sentence.pairs +
-      (defines?.test(sentence.normalized) ? DEFINITION_BONUS : 0) +
+      (definesIt ? DEFINITION_BONUS : 0) +
       (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
-    return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score };
+    return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score, definesIt };
   });
 
   // Best score first; ties go to the earlier source, then the earlier sentence.
@@ -751,7 +761,7 @@ export function rankAnswerSentences(
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   const actionNamed = action === undefined || [...actions].some((stem) => sourcesName(sources, stem));
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy }) => ({
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy, definesIt }) => ({
       text,
       sourceIndex,
       sentenceIndex,
@@ -762,6 +772,7 @@ export function rankAnswerSentences(
       list,
       introduces,
       continuedBy,
+      ...(definesIt ? { defines: true } : {}),
     })),
     sourceCoverage,
     termShares,
@@ -869,8 +880,12 @@ function bestList(
   return best;
 }
 
-/** A list item that starts in lower case: the end of its lead-in's sentence ("You can: - give it a thumbs up,"). */
-const isListFragment = (candidate: AnswerCandidate) => candidate.list !== undefined && /^\p{Ll}/u.test(candidate.text);
+/**
+ * A list item that starts in lower case: the end of its lead-in's sentence ("You can: - give it a thumbs up,"), unless
+ * it is the entry of a glossary that says what is asked about ("multiple_model – when on, …" for "What is
+ * multiple_model?").
+ */
+const isListFragment = (candidate: AnswerCandidate) => candidate.list !== undefined && /^\p{Ll}/u.test(candidate.text) && candidate.defines !== true;
 
 /**
  * The second half of `composeExtractiveAnswer`: the best sentence when the best passage is evidence enough and the
