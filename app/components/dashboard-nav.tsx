@@ -12,7 +12,7 @@ interface DashboardNavProps {
   tabs: readonly NavItem[]
   /** The screens beside them. */
   links: readonly NavItem[]
-  /** Who is signed in, when signing out is possible. */
+  /** Who is signed in, when signing out is possible: a link to their account. */
   signedInAs?: string
 }
 
@@ -61,7 +61,11 @@ export function DashboardNav({ tabs, links, signedInAs }: DashboardNavProps) {
       </ul>
       {signedInAs !== undefined ? (
         <Form method="post" action="/logout" reloadDocument className={layout.signOut}>
-          <span className={layout.signedInAs}>{signedInAs}</span>
+          <NavLink to="/account" className={layout.signedInAs} title="Your account" prefetch="intent">
+            {signedInAs}
+            {/* The name alone would not say where the link goes. */}
+            <span className="visually-hidden"> (your account)</span>
+          </NavLink>
           <button type="submit">Sign out</button>
         </Form>
       ) : null}

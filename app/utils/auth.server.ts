@@ -180,6 +180,15 @@ export async function getSignedInUser(request: Request): Promise<SignedInUser | 
   return auth && !isExpired(auth) ? auth.user : null
 }
 
+/**
+ * Who this browser's session is and how it signed in (a local password, or the single sign-on provider), as the
+ * cookie says, expired or not: call it after requireApiSession. Null without a session (and in demo mode).
+ */
+export async function getSignIn(request: Request): Promise<Pick<AuthSession, 'kind' | 'user'> | null> {
+  const auth = (await getSession(request)).get('auth')
+  return auth ? { kind: auth.kind, user: auth.user } : null
+}
+
 function isExpired(auth: AuthSession): boolean {
   return auth.expiresAt - EXPIRY_MARGIN_MS <= Date.now()
 }

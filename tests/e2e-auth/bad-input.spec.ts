@@ -22,6 +22,8 @@ const ACTION_ROUTES: Record<string, { path: string; signedIn: boolean }> = {
   '_auth+/logout.tsx': { path: '/logout', signedIn: false },
   '_auth+/password.tsx': { path: '/password', signedIn: false },
   '_auth+/register.tsx': { path: '/register', signedIn: false },
+  // Its fields are not among FIELD_NAMES: no random body reaches the backend as a wrong current password (a failed sign-in).
+  '_dashboard+/account.tsx': { path: '/account', signedIn: true },
   '_dashboard+/agent._index.tsx': { path: '/agent?index', signedIn: true },
   '_dashboard+/agent.government.tsx': { path: '/agent/government', signedIn: true },
   '_dashboard+/articles.$id_.delete.tsx': { path: `/articles/${NO_SUCH_ID}/delete`, signedIn: true },

@@ -49,5 +49,11 @@ test.describe('Phone layout with sign-in', () => {
     await navigation.getByText('Menu', { exact: true }).click()
     await expect(navigation.getByRole('link', { name: 'Saved queries', exact: true })).toBeVisible()
     for (const name of ['Articles', 'Logs', 'Settings', 'Users']) await expect(navigation.getByRole('link', { name, exact: true })).toHaveCount(0)
+
+    // Their name beside Sign out opens Your account, whose password form fits the phone too.
+    await navigation.getByRole('link', { name: `${account.username} (your account)` }).click()
+    await expect(page).toHaveURL(/\/account$/)
+    await expect(page.getByRole('form', { name: 'Change password' })).toBeVisible()
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width + 1)
   })
 })

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test'
+import { test as base, expect, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test'
 
 /** Addresses and secrets playwright.auth.config.ts gave the servers it started. */
 export const E2E = {
@@ -24,6 +24,12 @@ export const test = base.extend({
 export { expect }
 
 export type Role = 'admin' | 'editor' | 'user'
+
+/** With scripts on, waits until React has hydrated the element: a form filled before that would be reset by it. */
+export async function whenHydrated(element: Locator, testInfo: TestInfo) {
+  if (testInfo.project.use.javaScriptEnabled === false) return
+  await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith('__reactProps')))).toBe(true)
+}
 
 export const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' })
 

@@ -26,6 +26,9 @@ interface TextFieldProps {
   rows?: number
   type?: 'text' | 'search' | 'url' | 'email' | 'password' | 'number'
   maxLength?: number
+  minLength?: number
+  /** What the browser or a password manager may fill in (`current-password`, `new-password`, …). */
+  autoComplete?: string
 }
 
 /**
@@ -33,7 +36,7 @@ interface TextFieldProps {
  * no widget library. Validation messages from the server (or conform, with scripts on) sit beside the field and are
  * tied to it by aria-describedby; `required` keeps the browser's own check working before scripts load.
  */
-export function TextField({ label, name, id, defaultValue, errors, description, isRequired, isMultiline, rows = 4, type = 'text', maxLength }: TextFieldProps) {
+export function TextField({ label, name, id, defaultValue, errors, description, isRequired, isMultiline, rows = 4, type = 'text', maxLength, minLength, autoComplete }: TextFieldProps) {
   const fieldId = id ?? `field-${name}`
   const errorId = `${fieldId}-error`
   const descriptionId = `${fieldId}-description`
@@ -45,6 +48,8 @@ export function TextField({ label, name, id, defaultValue, errors, description, 
     defaultValue,
     required: isRequired,
     maxLength,
+    minLength,
+    autoComplete,
     className: styles.input,
     'aria-invalid': hasErrors || undefined,
     'aria-describedby': describedBy,
