@@ -32,10 +32,14 @@ describe('the change password form', () => {
   it("refuses a new password the backend would refuse, with the backend's own rule", () => {
     const short = 'a1'.repeat(PASSWORD_MIN_LENGTH / 2 - 1)
     expect(submit({ current_password: 'old secret', new_password: short, new_password_again: short }).reply().error).toEqual({
-      new_password: [`password must be at least ${PASSWORD_MIN_LENGTH} characters`],
+      new_password: [`Password must be at least ${PASSWORD_MIN_LENGTH} characters`],
     })
     expect(submit({ current_password: 'old secret', new_password: 'onlyletters', new_password_again: 'onlyletters' }).reply().error?.new_password).toEqual([
-      'password must contain something besides letters, such as a digit',
+      'Password must contain something besides letters, such as a digit',
+    ])
+    // One complaint at a time: "abc" is short and only letters.
+    expect(submit({ current_password: 'old secret', new_password: 'abc', new_password_again: 'abc' }).reply().error?.new_password).toEqual([
+      `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
     ])
   })
 

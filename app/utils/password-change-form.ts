@@ -8,10 +8,17 @@ import { Password, PasswordChange, PASSWORD_MIN_LENGTH } from '../../contracts/u
 export const PasswordChangeForm = z
   .object({
     current_password: z.string({ error: 'Please enter your current password' }).pipe(PasswordChange.shape.current_password),
-    new_password: z.string({ error: 'Please choose a new password' }).pipe(Password),
+    // The backend's own rule, said once (its first complaint) and as a sentence: "Password must be at least 8 …".
+    new_password: z.string({ error: 'Please choose a new password' }).superRefine((value, context) => {
+      const checked = Password.safeParse(value)
+      if (!checked.success) context.addIssue({ code: 'custom', message: asSentence(checked.error.issues[0]?.message ?? 'This password is not accepted') })
+    }),
     new_password_again: z.string({ error: 'Please type the new password again' }),
   })
   .refine((form) => form.new_password === form.new_password_again, { path: ['new_password_again'], message: 'The two new passwords differ' })
+
+/** A message of the API ("password must …") as the form says it ("Password must …"). */
+const asSentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1)
 
 /** Every field of the form: all passwords, so none is ever sent back to the browser. */
 export const PASSWORD_CHANGE_FIELDS = ['current_password', 'new_password', 'new_password_again']
@@ -41,7 +48,11 @@ interface Refusal {
  */
 export function passwordChangeRefusal(error: Refusal): { fieldErrors?: Record<string, string[]>; formErrors?: string[] } {
   if (error.status >= 500) return { formErrors: [UNAVAILABLE] }
-  const fieldErrors = Object.fromEntries(Object.entries(error.fieldErrors()).filter(([field]) => PASSWORD_CHANGE_FIELDS.includes(field)))
+  const fieldErrors = Object.fromEntries(
+    Object.entries(error.fieldErrors())
+      .filter(([field]) => PASSWORD_CHANGE_FIELDS.includes(field))
+      .map(([field, messages]) => [field, messages.map(asSentence)]),
+  )
   if (Object.keys(fieldErrors).length) return { fieldErrors }
   return { formErrors: [error.message] }
 }
