@@ -538,6 +538,35 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(firstSentenceOf('What does multiple_model do?', guide)).toBe('multiple_model – when on, people may choose among the models offered.');
   });
 
+  it('answers a question its heading says with the section under it, which need not repeat it', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Troubleshooting',
+        text: '## A new article is not used in answers\n\nCheck that it was published. Drafts are never used.\n\n## A source is deleted\n\nThe article was deleted.',
+        score: 6,
+      },
+      { articleId: 2, title: 'Deleting', text: 'A deleted article cannot be restored: add it again as a new article and publish it.', score: 7 },
+    ];
+    expect(firstSentenceOf('Why is my new article not used in answers?', guide)).toBe('Check that it was published.');
+    // A how-to question is not answered by a heading, nor a question of a word or two, which many headings say.
+    expect(firstSentenceOf('How do I use a new article in answers?', guide)).not.toBe('Check that it was published.');
+    const roles: AnswerSource[] = [
+      { articleId: 3, title: 'Users', text: '## Roles\n\nEach user has one of three roles: admin, editor and user. Most need one.\n\n## Change a role\n\nSave it.' },
+    ];
+    expect(firstSentenceOf('What roles are there?', roles)).toBe('Each user has one of three roles: admin, editor and user.');
+  });
+
+  it('answers a how-to question with the steps of the article whose title says how to do the asked action', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'How to add YouTube video transcripts', text: '## Steps\n\n1. Open the form.\n2. Paste the address.\n3. Submit the form.', score: 5 },
+      { articleId: 2, title: 'Drafts', text: 'A draft is created when you:\n\n- add an article,\n- add YouTube video transcripts,\n- upload files.', score: 6 },
+    ];
+    expect(composeExtractiveAnswer('How do I add a YouTube video?', guide, weightsOf(guide))?.text).toBe(
+      '1. Open the form.\n2. Paste the address.\n3. Submit the form. [1]',
+    );
+  });
+
   it('never answers with a sentence or steps that quote the question as an example of what to type', () => {
     const guide: AnswerSource[] = [
       {

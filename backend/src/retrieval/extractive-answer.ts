@@ -130,6 +130,14 @@ const TITLE_TERM_DISCOUNT = 0.3;
  * says what its sentences are about ("Sort the table / Select a column heading to sort by that column.").
  */
 const HEADING_TERM_CREDIT = 0.5;
+/**
+ * A heading that covers at least this share of the question's weight says the question (a troubleshooting guide's "A
+ * new article is not used in answers"): the sentences under it count its words in full, and answer it without
+ * repeating them.
+ */
+const HEADED_BY_QUESTION = 0.9;
+/** …when the question has at least this many words: "What roles are there?" is said by every heading with "role". */
+const MIN_HEADED_QUESTION_TERMS = 3;
 /** Exponent of the within-passages rarity of a question word: a word every candidate sentence has tells none apart. */
 const LOCAL_RARITY_EXPONENT = 0.5;
 /** Weight of the passage's retrieval score (relative to the best) in a sentence's score. */
@@ -355,9 +363,8 @@ export interface RankedList {
   /** Whether its heading, lead-in or items name the action a how-to question asks about. */
   namesAction: boolean;
   /**
-   * Whether its article's title says how to do all that is asked, where the question's verb says little ("How to give
-   * feedback on an answer" for "How do I give feedback?"): its steps are how, though they say "Select thumbs up". (An
-   * asked action must be named by the steps themselves: "Select the Logs tab." is no way to filter the logs.)
+   * Whether its article's title says how to do all that is asked (`titleSaysHowTo`: "How to give feedback on an
+   * answer" for "How do I give feedback?"): its steps are how, though they say "Select thumbs up".
    */
   titleSaysHow: boolean;
   /** The same of its heading and lead-in alone: what the list is said to be about. */
@@ -478,8 +485,19 @@ function inTheSourcesVerb(question: string, sources: readonly Pick<AnswerSource,
   return theirs === undefined ? question : withActionWord(question, theirs);
 }
 
-/** An article's title that says how to do something: "How to give feedback on an answer". */
-const HOW_TO_TITLE = /^\s*how\s+to\b/i;
+/** An article's title that says how to do something: "How to give feedback on an answer" (its verb in group 1). */
+const HOW_TO_TITLE = /^\s*how\s+to\s+([a-z]+)/i;
+/**
+ * Whether a title says how to do the asked action, or, when the question's verb says little, how to do something:
+ * "How to add YouTube video transcripts" for "How do I add a YouTube video?", not "How to use the query logs and their
+ * filters" for "How do I filter the logs?".
+ */
+function titleSaysHowTo(title: string, actions: ReadonlySet<string>): boolean {
+  const verb = HOW_TO_TITLE.exec(normalize(title))?.[1];
+  if (verb === undefined) return false;
+  const [stem] = tokenizedText(verb).terms;
+  return actions.size === 0 || (stem !== undefined && actions.has(stem));
+}
 /** "The steps for uploading files", "instructions to reset …": a request whose answer is a procedure too. */
 const ASKS_FOR_STEPS = /\b(?:steps|procedure|instructions)\s+(?:for|to)\b/i;
 /** A procedure longer than this many sentences is not quoted whole: its best step stands for it. */
@@ -599,6 +617,8 @@ export function rankAnswerSentences(
     terms: Set<string>;
     /** Question terms the heading over the sentence has and the sentence does not. */
     headingTerms: Set<string>;
+    /** Whether its heading says all the question does ("A new article is not used in answers"), which asks no steps. */
+    headedByQuestion: boolean;
     /** Whether it, its heading or its article's title names the action a how-to or can-I question asks about. */
     namesAction: boolean;
     pairs: number;
@@ -613,6 +633,8 @@ export function rankAnswerSentences(
   const action = askedAction(question, correctTerm);
   const actions = actionStems(action);
   const phrasal = askedPhrasalVerb(question.split(FURTHER_QUESTION)[0] ?? question);
+  // A how-to question is answered by steps, and by sentences that say its action: its heading is no answer.
+  const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
   const hasAction = (stems: Iterable<string>) => {
     for (const stem of stems) if (actions.has(stem)) return true;
     return false;
@@ -666,12 +688,15 @@ export function rankAnswerSentences(
       if (/:$/.test(sentence.text) && !introduces) continue;
       const headingTerms = new Set<string>();
       for (const term of heading) if (weights.has(term) && !terms.has(term)) headingTerms.add(term);
+      let headingCovers = 0;
+      for (const term of heading) headingCovers += weights.get(term) ?? 0;
       sentences.push({
         text: sentence.text,
         sourceIndex,
         sentenceIndex,
         terms,
         headingTerms,
+        headedByQuestion: !asksHowTo && weights.size >= MIN_HEADED_QUESTION_TERMS && headingCovers >= HEADED_BY_QUESTION * totalWeight,
         namesAction: hasAction(stems) || hasAction(heading) || hasAction(titleTerms[sourceIndex] as Set<string>),
         pairs,
         words: sentence.wordCount,
@@ -694,7 +719,7 @@ export function rankAnswerSentences(
     action === undefined ||
     ![...sentence.terms].some((term) => actionPart.has(term)) ||
     (sentence.namesAction && (objects.length === 0 || objects.some((term) => sentence.terms.has(term) || sentence.headingTerms.has(term) || titleTerms[sentence.sourceIndex]?.has(term))));
-  let matching = sentences.filter((sentence) => sentence.terms.size > 0 && answersActionPart(sentence));
+  let matching = sentences.filter((sentence) => (sentence.terms.size > 0 || sentence.headedByQuestion) && answersActionPart(sentence));
   // A phrasal verb ("How do I log out?") is answered by what says it, when something does: "Select the Logs tab."
   // shares its verb, not its meaning.
   const sayingPhrasal = phrasal === undefined ? [] : matching.filter((sentence) => phrasal.says.test(sentence.normalized));
@@ -712,7 +737,6 @@ export function rankAnswerSentences(
   );
 
   const defines = definitionPattern(question, query.isQuestion);
-  const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
   const instructs = (normalized: string) => {
     const purpose = asksHowTo ? INSTRUCTION.exec(normalized)?.[1] : undefined;
     return purpose !== undefined && tokenizedText(purpose).terms.some((term) => weights.has(term));
@@ -731,8 +755,11 @@ export function rankAnswerSentences(
         relevant += discounted;
         covered += weight;
       } else if (sentence.headingTerms.has(term)) {
-        relevant += HEADING_TERM_CREDIT * discounted;
-        covered += HEADING_TERM_CREDIT * weight;
+        // Under a heading that says the whole question, the section answers it: "Check that it was published." under
+        // "A new article is not used in answers".
+        const credit = sentence.headedByQuestion ? 1 : HEADING_TERM_CREDIT;
+        relevant += credit * discounted;
+        covered += credit * weight;
       }
     }
     const { words } = sentence;
@@ -845,7 +872,7 @@ function bestList(
         coverage: coverageOf(list.stems),
         titledCoverage,
         namesAction,
-        titleSaysHow: numberedOnly && actions.size === 0 && HOW_TO_TITLE.test(source.title) && coverageOf(new Set(), 1) >= 1 - 1e-9,
+        titleSaysHow: numberedOnly && titleSaysHowTo(source.title, actions) && coverageOf(new Set(), 1) >= 1 - 1e-9,
         contextCoverage: coverageOf(list.context),
       };
       // Steps under a title that says how to do what is asked come first; of two lists that cover the question alike,
