@@ -23,6 +23,14 @@ describe('splitCommand', () => {
     expect(splitCommand('explain publishing drafts and crawling web sites')).toEqual(['explain publishing drafts', 'crawling web sites'])
   })
 
+  it('splits a how-to question at an action on what it names, which asks how too', () => {
+    expect(splitCommand('How do I create a template and use it?')).toEqual(['How do I create a template', 'How do I use it?'])
+    expect(splitCommand('How can I upload files and publish them?')).toEqual(['How can I upload files', 'How can I publish them?'])
+    // Not after a clause of one word, nor after what is no how-to question.
+    expect(splitCommand('How do I find and use it?')).toEqual(['How do I find and use it?'])
+    expect(splitCommand('Explain drafts and publish them')).toEqual(['Explain drafts and publish them'])
+  })
+
   it('keeps a conjunction that only joins words of one question', () => {
     expect(splitCommand('Compare drafts and articles')).toEqual(['Compare drafts and articles'])
     expect(splitCommand('What are search types and thresholds?')).toEqual(['What are search types and thresholds?'])
@@ -114,6 +122,11 @@ describe('LexicalPlanner', () => {
     const both = await planner.planCommand('What does the crawler skip, and which role may run both crawls and uploads?', TOOLS)
     expect(both.map((question) => question.text)).toEqual(['What does the crawler skip', 'which role may run both crawls and uploads?'])
     expect(both[1].query).toBe('which role may run both crawls and uploads? crawler skip')
+  })
+
+  it('searches an action on what a how-to part names with what it names, not with that part\'s action', async () => {
+    const plan = await planner.planCommand('How do I create a template and use it?', TOOLS)
+    expect(plan[1].query).toBe('How do I use it? template')
   })
 
   it('gives the words a part borrows from the one it leans on, to compose it with', async () => {

@@ -1,6 +1,7 @@
 import { readRequest } from '../answering/request-frame'
+import { ASKED_ACTION } from '../retrieval/asked-action'
 import { splitSentences } from '../retrieval/chunker'
-import { tokenize } from '../retrieval/text'
+import { normalize, tokenize } from '../retrieval/text'
 import type { SubQuestion, ToolCall } from './agent-state'
 import type { Planner } from './planner'
 import type { AgentTool } from './tools/agent-tool'
@@ -13,6 +14,10 @@ const QUESTION_START =
   /^(?:what|how|why|when|where|who|whom|which|whose|can|could|does|do|did|is|are|was|were|should|will|would|may|explain|list|describe|tell|say|summari[sz]e|compare|show|give|find|define|name)\b/i
 /** What a clause asks of its object ("Compare the steps for "), which a bare object after "and" shares (group 1). */
 const SHARED_HEAD = /^(.*\b(?:steps|procedure|instructions|requirements|rules|settings|options|roles)\s+(?:for|to)\s+)\S/i
+/** "How do I ", "How can we ", "How to ": a how-to clause's head, which a bare action after "and" shares. */
+const HOW_TO_HEAD = /^\s*how\s+(?:(?:do|does|can|could|should|would|may)\s+(?:i|we|you|one)\s+|to\s+)/i
+/** "use it", "publish them": an action on what the clause before names ("How do I create a template and use it?"). */
+const ACTION_ON_IT = /^[a-z]+\s+(?:it|them|this|these|those)\b/i
 // A pronoun leans on the clause before it: "what is the firewall and how do I turn it on".
 const PRONOUN = /\b(?:it|its|this|that|they|them|their|these|those|each one|each of them|both)\b/i
 /**
@@ -50,7 +55,10 @@ export function subjectOf(command: string): string {
 export function splitCommand(command: string, isFactQuestion: (text: string) => boolean = () => false): string[] {
   const clauses: string[] = []
   const standsAlone = (piece: string, before: string) =>
-    QUESTION_START.test(piece) || isFactQuestion(piece) || (new Set(tokenize(piece)).size >= 2 && new Set(tokenize(before)).size >= 2)
+    QUESTION_START.test(piece) ||
+    isFactQuestion(piece) ||
+    (new Set(tokenize(piece)).size >= 2 && new Set(tokenize(before)).size >= 2) ||
+    (HOW_TO_HEAD.test(before) && ACTION_ON_IT.test(piece) && new Set(tokenize(before)).size >= 2)
   for (const sentence of splitSentences(command)) {
     for (const clause of sentence.split(/\?+(?=\s*\S)/)) {
       const [first, ...rest] = clause.split(CONJUNCTION)
@@ -60,7 +68,7 @@ export function splitCommand(command: string, isFactQuestion: (text: string) => 
         if (piece && standsAlone(piece, current)) {
           clauses.push(current)
           // "Compare the steps for uploading files and crawling a web site": the second part asks for the steps too.
-          const head = SHARED_HEAD.exec(current)?.[1]
+          const head = SHARED_HEAD.exec(current)?.[1] ?? (ACTION_ON_IT.test(piece) ? HOW_TO_HEAD.exec(current)?.[0] : undefined)
           current = head && !QUESTION_START.test(piece) && !/^(?:the|a|an|my|our|your)\b/i.test(piece) ? `${head}${piece}` : piece
         } else current = `${current}${separator}${piece}`
       }
@@ -123,6 +131,16 @@ export function borrowedWords(question: Pick<SubQuestion, 'text' | 'query'>): st
   return question.query.startsWith(`${subject} `) ? question.query.slice(subject.length + 1).trim() : ''
 }
 
+/**
+ * The words of a part that the part leaning on it borrows: what it is about, and its action unless the leaning part
+ * asks an action of its own ("How do I create a template and use it?": "use it" borrows "template", not "create",
+ * which would find the creating; "how large can they be?" after "How do I upload files" borrows "upload files").
+ */
+function borrowableWordsOf(part: string, leaning: string): string[] {
+  const verb = ASKED_ACTION.exec(normalize(leaning)) ? ASKED_ACTION.exec(normalize(part))?.[1] : undefined
+  return contentWordsOf(subjectOf(part)).filter((word) => normalize(word) !== verb)
+}
+
 /** What a part asks about, without what it asks of it: "Compare the steps for uploading files" → "uploading files". */
 function objectOf(part: string): string {
   const head = SHARED_HEAD.exec(part)?.[1]
@@ -162,7 +180,7 @@ export class LexicalPlanner implements Planner {
     return questions.map(({ text, leansOn }) => {
       // A question that leans on the one before it searches with that one's words too.
       const subject = subjectOf(text)
-      const query = leansOn !== undefined && PRONOUN.test(text) ? `${subject} ${contentWordsOf(subjectOf(leansOn)).join(' ')}` : subject
+      const query = leansOn !== undefined && PRONOUN.test(text) ? `${subject} ${borrowableWordsOf(leansOn, text).join(' ')}` : subject
       return newSubQuestion(text, query, null, chooseToolCalls(text, query, tools))
     })
   }
