@@ -37,6 +37,15 @@ describe('passagesForSections', () => {
     expect([eligibility.setAside, fees.setAside, apply.setAside]).toEqual([3, 3, 3])
   })
 
+  it('reads no aspect into words on how to write a section ("leave it out when they say nothing")', () => {
+    const weights = (stem: string) => ({ draft: 2, publish: 2, next: 1, step: 1, noth: 3, select: 1 })[stem] ?? 0
+    const nothingFound = passage('Troubleshooting', '## Not found\n\nThe assistant found nothing on the drafts you publish.')
+    const nextSteps = passage('Publishing drafts', '## Next steps\n\nSelect Publish for the drafts, then take the next step.')
+    const sections = [{ title: 'Next steps', instructions: 'What the reader can do next; leave it out when they say nothing.' }]
+    const [next] = passagesForSections('publishing drafts', sections, [[nothingFound, nextSteps]], weights)
+    expect(titlesOf(next.chunks)).toEqual(['Publishing drafts: ## Next steps'])
+  })
+
   it('keeps a passage on the subject in general when none names the subject’s rarer word', () => {
     const frost = passage('Protecting plants from frost', 'Cover tender plants with fleece when frost is forecast, and water pots in the morning.')
     const sections = [

@@ -9,7 +9,11 @@ import { tokenize } from '../retrieval/text'
 const DOCUMENT_STEMS = new Set(
   tokenize(
     'summary overview introduction background context conclusion recommendation abstract outline purpose scope notes details ' +
-      'description highlights executive key points remarks main general knowledge base sources says facts findings information',
+      'description highlights executive key points remarks main general knowledge base sources says facts findings information ' +
+      // Words on how to write a section ("leave it out when they say nothing", "in two or three sentences"), which a
+      // passage shares by chance: "The assistant found nothing relevant" is no next step.
+      'write written reader readers describe describes leave omit nothing anything sentence sentences paragraph paragraphs ' +
+      'word words plain short brief list bullet bullets mention include',
   ),
 )
 
