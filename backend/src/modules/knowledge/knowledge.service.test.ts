@@ -39,6 +39,20 @@ describe('knowledge index', () => {
     expect((await knowledge.search('create an article', 5)).map((hit) => hit.title)).toEqual(['How to correct a bad answer', 'How to add an article'])
   })
 
+  it('ranks a passage with steps higher for a how-to question', async () => {
+    const knowledge = new KnowledgeService(db)
+    await addArticle(
+      knowledge,
+      'Video transcripts',
+      'Training videos and webinars hold knowledge that is written down nowhere else. A video transcript is the text of what was said, so people who cannot watch a video can read it. Search then finds the words of the talk as it finds those of any article.',
+    )
+    await addArticle(knowledge, 'Transcript steps', '## Steps\n\n1. Open the form.\n2. Paste the video transcript.\n3. Submit it.')
+    await addArticle(knowledge, 'Themes', 'Each sponsor has its own theme, logo and colours.')
+    await addArticle(knowledge, 'Roles', 'Editors look after the content; administrators manage users.')
+    expect((await knowledge.search('video transcript', 1)).map((hit) => hit.title)).toEqual(['Video transcripts'])
+    expect((await knowledge.search('How do I add a video transcript?', 1)).map((hit) => hit.title)).toEqual(['Transcript steps'])
+  })
+
   it('stops finding an article once it is removed from the index', async () => {
     const knowledge = new KnowledgeService(db)
     const id = await addArticle(knowledge, 'Bicycle maintenance', 'Oiling the chain keeps a bicycle running smoothly.')

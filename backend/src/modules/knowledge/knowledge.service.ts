@@ -409,16 +409,22 @@ export class KnowledgeService {
     // verb that does the same ("add an article"); each passage keeps its best score: a guide names an action one way,
     // its users say it another.
     const wordings = actionWordings(question, this.correctTerm)
-    const hits = bestOfEach(wordings.map((wording) => this.index.search(parseQuery(wording, { correctTerm: this.correctTerm }), limit))).slice(0, limit)
+    // A how-to question is answered by steps: a passage that holds some ranks that much higher, so the few just below
+    // the limit are looked at too.
+    const asksSteps = HOW_TO_QUESTION.test(question)
+    const depth = asksSteps ? limit + STEPS_LOOKAHEAD : limit
+    const hits = bestOfEach(wordings.map((wording) => this.index.search(parseQuery(wording, { correctTerm: this.correctTerm }), depth)))
     const missing = hits.filter((hit) => !this.records.has(hit.chunkId)).map((hit) => hit.chunkId)
     const read = new Map((await repository.chunkRecords(this.db, missing)).map((record) => [record.chunkId, record]))
-    return hits.flatMap((hit) => {
+    const found = hits.flatMap((hit) => {
       const record = this.keptRecord(hit.chunkId) ?? read.get(hit.chunkId)
       if (!record) return []
       // Kept only while its chunk is still indexed: a replay during the read may have removed it.
       if (read.has(hit.chunkId) && this.index.has(hit.chunkId)) this.keepRecord(record)
-      return [{ ...record, score: hit.score, matchedTerms: hit.matchedTerms }]
+      const score = asksSteps && NUMBERED_STEPS.test(record.text) ? hit.score * STEPS_BONUS : hit.score
+      return [{ ...record, score, matchedTerms: hit.matchedTerms }]
     })
+    return (asksSteps ? found.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId) : found).slice(0, limit)
   }
 
   /** A kept record, marked as the most recently used. */
@@ -455,6 +461,14 @@ function hasCurrentTerms(chunk: IndexedChunk & { text: string; title: string }):
   const stored = Object.entries(chunk.terms)
   return current.length === chunk.length && stored.length === Object.keys(current.terms).length && stored.every(([term, frequency]) => current.terms[term] === frequency)
 }
+
+/** "How do I …", "How can we …", "How to …": a question whose answer is steps. */
+const HOW_TO_QUESTION = /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?how\s+(?:do|can|could|should|would|may|might)\s+(?:i|we|you|one)\b|^\s*how\s+to\b/i
+/** A passage that holds a numbered list of at least two steps. */
+const NUMBERED_STEPS = /^1\.\s.*\n+2\.\s/m
+/** How much more a passage with steps scores for a how-to question, and how many passages below the limit may rise. */
+const STEPS_BONUS = 1.15
+const STEPS_LOOKAHEAD = 4
 
 /** Several rankings as one: each chunk at its best score (the first ranking's on a tie), best first, then by chunk id. */
 function bestOfEach(rankings: ScoredChunk[][]): ScoredChunk[] {
