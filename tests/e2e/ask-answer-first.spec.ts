@@ -46,7 +46,9 @@ for (const server of themeServers()) {
         await expectFirstLineInView(page, viewport)
         if (testInfo.project.name === 'js') await expect(heading).toBeFocused()
 
-        // The answer comes before the shortcuts and Bot info, right after the question.
+        // The answer comes before the shortcuts and Bot info, right after the question (measured once the whole page
+        // has arrived: without scripts the answer is shown while the rest of the document still streams in).
+        await page.waitForLoadState('load')
         const order = await page.evaluate(() => {
           const ids = ['ask-heading', 'answer-heading', 'bot-info-heading']
           return ids.map((id) => document.getElementById(id)?.getBoundingClientRect().top ?? Number.NaN)
