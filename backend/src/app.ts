@@ -168,12 +168,14 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
       routes,
       services: { articles, ask, knowledge, settings, identity, agents, vectors, retriever },
       async close() {
+        // The queue hears of the stop first, so a job whose handler gives up below is handed back, not failed.
+        const jobsStopped = jobs.stop()
         // Crawls and uploads stop at their next page or file; otherwise jobs.stop() would wait for a whole crawl.
         ingest.stop()
         // Agent runs stop at once and resume from their last step on the next start.
         agents.stop()
         await vectors?.stop()
-        await jobs.stop()
+        await jobsStopped
         await app.close()
         await knowledge.unfollow()
         await db.close()

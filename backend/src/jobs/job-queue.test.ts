@@ -175,6 +175,24 @@ describe('job queue', () => {
     expect(await second.waitFor(job.id, 5000)).toMatchObject({ status: 'finished', attempts: 1, result: { done: stopped!.progress } })
   })
 
+  it('tells its handlers of a stop as it is called, so one stopped by another part right after is handed back, not failed', async () => {
+    // As the backend's close: the queue is told first, then the service whose own signal makes the handler give up.
+    const service = new AbortController()
+    const queue = newQueue()
+    let started = false
+    queue.register('wait', async () => {
+      started = true
+      await new Promise((_, reject) => service.signal.addEventListener('abort', () => reject(new Error('stopped by its service'))))
+    })
+    await queue.start({ recoverAllRunning: false })
+    const job = await queue.enqueue('wait', {}, { maxAttempts: 3 })
+    await eventually(async () => started)
+    const stopped = queue.stop()
+    service.abort()
+    await stopped
+    expect(await queue.get(job.id)).toMatchObject({ status: 'queued', attempts: 0, error: null })
+  })
+
   describe('jobs held by the process that does their work', () => {
     it('records the job with the work it prepares, beats for it without a worker, and commits the result with its rows', async () => {
       await db.query(`CREATE TABLE effects (job_id text, what text)`)

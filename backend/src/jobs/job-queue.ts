@@ -306,7 +306,10 @@ export class JobQueue {
     this.schedule(0)
   }
 
-  /** Stops claiming, tells running handlers to stop (context.signal) and waits for them. */
+  /**
+   * Stops claiming, tells running handlers to stop (context.signal) and waits for them. The telling happens before
+   * this returns its promise, so a caller may stop other parts after it and handlers failing then count as stopped.
+   */
   async stop(): Promise<void> {
     this.isStarted = false
     this.stopping.abort()
