@@ -555,6 +555,19 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
       { articleId: 3, title: 'Users', text: '## Roles\n\nEach user has one of three roles: admin, editor and user. Most need one.\n\n## Change a role\n\nSave it.' },
     ];
     expect(firstSentenceOf('What roles are there?', roles)).toBe('Each user has one of three roles: admin, editor and user.');
+    // A question of a word or two is said by a heading that asks with its own question word.
+    const reasons: AnswerSource[] = [
+      {
+        articleId: 4,
+        title: 'When nothing is found',
+        text: '## Why you get no answer\n\nThere are a few common reasons:\n\n- The topic is not covered yet.\n- The article is still a draft.',
+        score: 5,
+      },
+      { articleId: 5, title: 'The assistant', text: 'Ask a question on the Ask screen and get an answer with its sources.', score: 5 },
+    ];
+    expect(composeExtractiveAnswer('Why did I get no answer?', reasons, weightsOf(reasons))?.text).toBe(
+      'There are a few common reasons:\n\n- The topic is not covered yet.\n- The article is still a draft. [1]',
+    );
   });
 
   it('answers a how-to question with the steps of the article whose title says how to do the asked action', () => {
@@ -597,6 +610,14 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('How large can an uploaded file be?', guide, (term) => weights[term] ?? 1)?.sentences[0]?.text).toBe(
       'By default, each file can be up to 25 MB.',
     );
+    // A sentence that names the size and gives none does not say how large, nor do the steps under a heading that
+    // names the rest of the question.
+    const more: AnswerSource[] = [
+      { articleId: 1, title: 'How to upload files', text: '## If the upload fails\n\nCheck the file type and size first.', score: 9.5 },
+      guide[0] as AnswerSource,
+      { articleId: 1, title: 'How to upload files', text: '## Upload files\n\n1. Open the file upload form.\n2. Choose the files.\n3. Submit the upload.', score: 9 },
+    ];
+    expect(composeExtractiveAnswer('How big can an uploaded file be?', more, weightsOf(more))?.sentences[0]?.text).toBe('By default, each file can be up to 25 MB.');
   });
 
   it('leaves out the measure a "how long" question adds when no source names it', () => {

@@ -136,8 +136,14 @@ const HEADING_TERM_CREDIT = 0.5;
  * repeating them.
  */
 const HEADED_BY_QUESTION = 0.9;
-/** …when the question has at least this many words: "What roles are there?" is said by every heading with "role". */
+/**
+ * …when the question has at least this many words: "What roles are there?" is said by every heading with "role"; or
+ * when the heading also asks with the question's own question word ("Why you get no answer" for "Why did I get no
+ * answer?").
+ */
 const MIN_HEADED_QUESTION_TERMS = 3;
+/** The question words a heading may share with a question: "Why …", "When …". */
+const QUESTION_WORD = /^(why|when|where|who|which|what|whose)\b/;
 /** Exponent of the within-passages rarity of a question word: a word every candidate sentence has tells none apart. */
 const LOCAL_RARITY_EXPONENT = 0.5;
 /** Weight of the passage's retrieval score (relative to the best) in a sentence's score. */
@@ -635,6 +641,7 @@ export function rankAnswerSentences(
   const phrasal = askedPhrasalVerb(question.split(FURTHER_QUESTION)[0] ?? question);
   // A how-to question is answered by steps, and by sentences that say its action: its heading is no answer.
   const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
+  const questionWord = QUESTION_WORD.exec(normalize(question).trim())?.[1];
   const hasAction = (stems: Iterable<string>) => {
     for (const stem of stems) if (actions.has(stem)) return true;
     return false;
@@ -645,6 +652,7 @@ export function rankAnswerSentences(
   sources.forEach((source, sourceIndex) => {
     let sentenceIndex = -1;
     let heading = new Set<string>();
+    let headingAsks = false;
     const analyzed = analyzedPassage(source.text);
     // The sentences of each list, by block: a list item's list is its block, from its first item on.
     const lists = new Map<number, ListSentence[]>();
@@ -661,7 +669,10 @@ export function rankAnswerSentences(
       for (const stem of stems) if (weights.has(stem)) sourceTerms[sourceIndex]?.add(stem);
       // Headings label content, and a pointer to another article ('See "How to publish drafts".') sends the reader
       // elsewhere: neither is an answer.
-      if (sentence.kind === 'heading') heading = new Set(stems);
+      if (sentence.kind === 'heading') {
+        heading = new Set(stems);
+        headingAsks = questionWord !== undefined && QUESTION_WORD.exec(sentence.normalized)?.[1] === questionWord;
+      }
       if (sentence.kind === 'heading' || POINTER.test(sentence.text) || SIGNPOST.test(sentence.text)) continue;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -696,7 +707,7 @@ export function rankAnswerSentences(
         sentenceIndex,
         terms,
         headingTerms,
-        headedByQuestion: !asksHowTo && weights.size >= MIN_HEADED_QUESTION_TERMS && headingCovers >= HEADED_BY_QUESTION * totalWeight,
+        headedByQuestion: !asksHowTo && (weights.size >= MIN_HEADED_QUESTION_TERMS || headingAsks) && headingCovers >= HEADED_BY_QUESTION * totalWeight,
         namesAction: hasAction(stems) || hasAction(heading) || hasAction(titleTerms[sourceIndex] as Set<string>),
         pairs,
         words: sentence.wordCount,
@@ -748,9 +759,13 @@ export function rankAnswerSentences(
     let relevant = 0;
     let relevantTotal = 0;
     let covered = 0;
+    const typeMatch = hasAnswerType(query.answerType, sentence.normalized);
     for (const [term, weight] of weights) {
       const discounted = weight * (title.has(term) ? TITLE_TERM_DISCOUNT : 1) * (localRarity.get(term) as number);
       relevantTotal += discounted;
+      // What a "how big" question measures (size) is said by a sentence that gives a quantity; "Check the file type
+      // and size first." names the size and tells none.
+      if (typeMatch === false && query.measures?.has(term)) continue;
       if (sentence.terms.has(term)) {
         relevant += discounted;
         covered += weight;
@@ -764,7 +779,6 @@ export function rankAnswerSentences(
     }
     const { words } = sentence;
     const definesIt = defines?.test(sentence.normalized) === true;
-    const typeMatch = hasAnswerType(query.answerType, sentence.normalized);
     const source = sources[sentence.sourceIndex] as AnswerSource;
     const prior = hasScores ? (SOURCE_SCORE_WEIGHT * (source.score as number)) / bestSourceScore : SOURCE_RANK_WEIGHT / (1 + sentence.sourceIndex);
     const score =
@@ -936,7 +950,9 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // A how-to question answered by a step of a list gets the whole list: one step alone ("Open the Add article
   // form.") does not tell how. A numbered list about the question answers it even when another sentence scored better.
   // Any question: a list whose heading and lead-in say what the question asks, where no sentence does, is the answer
-  // ("What file types can I upload?": "Supported file types / You can upload: - PDF documents, - …").
+  // ("What file types can I upload?": "Supported file types / You can upload: - PDF documents, - …"); but where the
+  // question asks for a quantity or a time and the best sentence gives one, that sentence says it ("How big can an
+  // uploaded file be?": "By default, each file can be up to 25 MB.", not the steps of an upload).
   const procedure =
     ranked.procedure &&
     (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE ||
@@ -944,7 +960,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
       ? ranked.procedure
       : ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
         ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
-        : ranked.list && ranked.list.contextCoverage >= MIN_LIST_COVERAGE && ranked.list.contextCoverage - first.coverage >= MIN_LIST_GAIN
+        : ranked.list && first.typeMatch !== true && ranked.list.contextCoverage >= MIN_LIST_COVERAGE && ranked.list.contextCoverage - first.coverage >= MIN_LIST_GAIN
           ? ranked.list
           : first.introduces && first.introduces.length > 1 && first.introduces.length <= MAX_STEPS
             ? { sourceIndex: first.sourceIndex, steps: first.introduces, leadIn: first.text }
