@@ -372,6 +372,10 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       { articleId: 74, title: 'Publishing', text: 'A draft is an article that is not published yet.', score: 8 },
     ];
     expect(composeExtractiveAnswer('What are drafts?', drafts, idfOf(drafts), { maxSentences: 1 })?.sentences[0]?.text).toBe('A draft is an article that is not published yet.');
+    // The sentence that says what it is answers alone, with room for more.
+    expect(composeExtractiveAnswer('What is a draft?', drafts, idfOf(drafts), { maxSentences: 3, maxScoreGap: 1 })?.sentences.map(({ text }) => text)).toEqual([
+      'A draft is an article that is not published yet.',
+    ]);
   });
 
   it('answers not-found when the passages are about something else than what was asked', () => {
@@ -567,6 +571,18 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     ];
     expect(composeExtractiveAnswer('Why did I get no answer?', reasons, weightsOf(reasons))?.text).toBe(
       'There are a few common reasons:\n\n- The topic is not covered yet.\n- The article is still a draft. [1]',
+    );
+    // Such a section opens with its answer, and a list it announces comes with it.
+    const templates: AnswerSource[] = [
+      {
+        articleId: 6,
+        title: 'The government agent',
+        text: '## What a template is\n\nA template describes the document you want. It has:\n\n- a name,\n- sections.\n\nIt is kept in Settings.',
+        score: 5,
+      },
+    ];
+    expect(composeExtractiveAnswer('What is a template?', templates, weightsOf(templates))?.text).toBe(
+      'A template describes the document you want. It has:\n\n- a name,\n- sections. [1]',
     );
   });
 

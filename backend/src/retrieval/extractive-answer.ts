@@ -142,6 +142,11 @@ const HEADED_BY_QUESTION = 0.9;
  * answer?").
  */
 const MIN_HEADED_QUESTION_TERMS = 3;
+/**
+ * A section headed by the question in its own words opens with its answer ("What a template is / A template describes
+ * the document you want."): its first sentence scores this much more than the rest of the section.
+ */
+const SECTION_OPENING_BONUS = 0.2;
 /** The question words a heading may share with a question: "Why …", "When …". */
 const QUESTION_WORD = /^(why|when|where|who|which|what|whose)\b/;
 /** Exponent of the within-passages rarity of a question word: a word every candidate sentence has tells none apart. */
@@ -625,6 +630,8 @@ export function rankAnswerSentences(
     headingTerms: Set<string>;
     /** Whether its heading says all the question does ("A new article is not used in answers"), which asks no steps. */
     headedByQuestion: boolean;
+    /** Whether it is the first sentence under a heading that asks with the question's own word ("What a template is"). */
+    opensSection: boolean;
     /** Whether it, its heading or its article's title names the action a how-to or can-I question asks about. */
     namesAction: boolean;
     pairs: number;
@@ -653,6 +660,7 @@ export function rankAnswerSentences(
     let sentenceIndex = -1;
     let heading = new Set<string>();
     let headingAsks = false;
+    let opensSection = false;
     const analyzed = analyzedPassage(source.text);
     // The sentences of each list, by block: a list item's list is its block, from its first item on.
     const lists = new Map<number, ListSentence[]>();
@@ -672,7 +680,11 @@ export function rankAnswerSentences(
       if (sentence.kind === 'heading') {
         heading = new Set(stems);
         headingAsks = questionWord !== undefined && QUESTION_WORD.exec(sentence.normalized)?.[1] === questionWord;
+        opensSection = true;
+        continue;
       }
+      const isOpening = opensSection;
+      opensSection = false;
       if (sentence.kind === 'heading' || POINTER.test(sentence.text) || SIGNPOST.test(sentence.text)) continue;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -708,6 +720,7 @@ export function rankAnswerSentences(
         terms,
         headingTerms,
         headedByQuestion: !asksHowTo && (weights.size >= MIN_HEADED_QUESTION_TERMS || headingAsks) && headingCovers >= HEADED_BY_QUESTION * totalWeight,
+        opensSection: isOpening && headingAsks,
         namesAction: hasAction(stems) || hasAction(heading) || hasAction(titleTerms[sourceIndex] as Set<string>),
         pairs,
         words: sentence.wordCount,
@@ -786,6 +799,7 @@ export function rankAnswerSentences(
       prior +
       PAIR_BONUS * sentence.pairs +
       (definesIt ? DEFINITION_BONUS : 0) +
+      (sentence.headedByQuestion && sentence.opensSection ? SECTION_OPENING_BONUS : 0) +
       (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
@@ -996,6 +1010,9 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     // A sentence that announces a list ("You can:") says nothing without it, nor an item that only completes its list's
     // lead-in ("add, edit or delete comments,").
     if (candidate.introduces || isListFragment(candidate)) continue;
+    // A sentence that says what the asked thing is answers "What is …?" whole: "Submit the correction." adds nothing to
+    // "A correction is a draft article made of …".
+    if (first.defines === true && candidate.defines !== true) continue;
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.
     const carriesMissingType = first.typeMatch === false && candidate.typeMatch === true && candidate.sourceIndex === first.sourceIndex && candidate.terms.size >= 2;
