@@ -372,6 +372,12 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       { articleId: 74, title: 'Publishing', text: 'A draft is an article that is not published yet.', score: 8 },
     ];
     expect(composeExtractiveAnswer('What are drafts?', drafts, idfOf(drafts), { maxSentences: 1 })?.sentences[0]?.text).toBe('A draft is an article that is not published yet.');
+    // "What can X do?" is answered by what says what X can do, with the list it announces.
+    const roles: AnswerSource[] = [
+      { articleId: 75, title: 'Users and roles', text: 'Select Add user to add a user. Give each user a role.', score: 10 },
+      { articleId: 76, title: 'Roles', text: '## user\n\nUsers are the people it is for. Users can:\n\n- ask questions,\n- give feedback.', score: 8 },
+    ];
+    expect(composeExtractiveAnswer('What can a user do?', roles, idfOf(roles))?.text).toBe('Users can:\n\n- ask questions,\n- give feedback. [2]');
     // The sentence that says what it is answers alone, with room for more.
     expect(composeExtractiveAnswer('What is a draft?', drafts, idfOf(drafts), { maxSentences: 3, maxScoreGap: 1 })?.sentences.map(({ text }) => text)).toEqual([
       'A draft is an article that is not published yet.',

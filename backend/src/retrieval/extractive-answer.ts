@@ -440,6 +440,8 @@ function quotesTheQuestion(text: string, weights: ReadonlyMap<string, number>, q
 /** "What is X?", "What are X?", "Who was X?": a question that asks what something is (X in group 1). */
 const ASKS_WHAT_IT_IS =
   /^\s*(?:(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)|what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+(?:do|mean|stand\s+for))\s*\?*\s*$/i;
+/** "What can an editor do?": a question that asks what someone or something can do (X in group 1). */
+const ASKS_WHAT_IT_CAN_DO = /^\s*what\s+(?:can|could|may)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+do\s*\?*\s*$/i;
 /** A sentence that says what X is ("The semantic firewall is an optional safety layer.") scores this much more. */
 const DEFINITION_BONUS = 0.3;
 /**
@@ -464,12 +466,16 @@ const MAX_DEFINED_WORDS = 6;
  * user who asks what something is, or only names it, is best answered by the sentence that says what it is.
  */
 function definitionPattern(question: string, isQuestion: boolean): RegExp | undefined {
+  const canDo = isQuestion ? ASKS_WHAT_IT_CAN_DO.exec(question)?.[1] : undefined;
   const asked = isQuestion ? ASKS_WHAT_IT_IS.exec(question) : undefined;
-  const subject = isQuestion ? (asked?.[1] ?? asked?.[2]) : question;
+  const subject = isQuestion ? (canDo ?? asked?.[1] ?? asked?.[2]) : question;
   const words = normalize(subject ?? '').match(/[a-z0-9]+/g) ?? [];
   if (words.length === 0 || words.length > MAX_DEFINED_WORDS || tokenizedText(words.join(' ')).terms.length === 0) return undefined;
   // "What are drafts?" is answered by "A draft is …": the last word is read with or without its plural s.
   const named = words.filter((word, index) => index > 0 || !/^(?:an?|the)$/.test(word)).map((word, index, all) => (index === all.length - 1 && word.length > 3 ? word.replace(/s$/, '') : word));
+  // "What can an editor do?" is answered by what says what editors can do: "Editors can: …", "An admin (administrator)
+  // can do everything: …".
+  if (canDo !== undefined) return new RegExp(`^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?(?:\\s+\\([^)]*\\))?\\s+(?:can|could|may)\\b`);
   // "Drafts are edited in …" says what is done with them, not what they are.
   // A glossary's entry says it with a dash: "multiple_model – when on, …".
   return new RegExp(
