@@ -112,7 +112,7 @@ test.describe('A plain user reads sources', () => {
   })
 
   for (const role of ['user', 'editor', 'admin'] as Role[]) {
-    test(`a ${role} opens the reader at a passage; only editors and administrators are offered the editor`, async ({ page }) => {
+    test(`${role === 'user' ? 'a' : 'an'} ${role} opens the reader at a passage; only editors and administrators are offered the editor`, async ({ page }) => {
       const url = await aPassage()
       const account = await createLocalAccount(role)
       await signInLocally(page, account, { from: '/login' })
