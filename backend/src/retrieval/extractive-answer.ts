@@ -691,7 +691,7 @@ export function rankAnswerSentences(
       }
       const isOpening = opensSection;
       opensSection = false;
-      if (sentence.kind === 'heading' || POINTER.test(sentence.text) || SIGNPOST.test(sentence.text)) continue;
+      if (POINTER.test(sentence.text) || SIGNPOST.test(sentence.text)) continue;
       if (seen.has(key)) continue;
       seen.add(key);
       const terms = new Set<string>();
