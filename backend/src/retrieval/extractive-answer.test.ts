@@ -378,6 +378,14 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       { articleId: 76, title: 'Roles', text: '## user\n\nUsers are the people it is for. Users can:\n\n- ask questions,\n- give feedback.', score: 8 },
     ];
     expect(composeExtractiveAnswer('What can a user do?', roles, idfOf(roles))?.text).toBe('Users can:\n\n- ask questions,\n- give feedback. [2]');
+    // Named in a bracket, or before one.
+    const admins: AnswerSource[] = [
+      { articleId: 77, title: 'Sharing', text: 'Favourites are personal: administrators do not see yours.', score: 10 },
+      { articleId: 78, title: 'Roles', text: 'An admin (administrator) can do everything: ask, manage and configure.', score: 9 },
+    ];
+    for (const question of ['What can an administrator do?', 'What can an admin do?']) {
+      expect(composeExtractiveAnswer(question, admins, idfOf(admins))?.sentences[0]?.text).toBe('An admin (administrator) can do everything: ask, manage and configure.');
+    }
     // The sentence that says what it is answers alone, with room for more.
     expect(composeExtractiveAnswer('What is a draft?', drafts, idfOf(drafts), { maxSentences: 3, maxScoreGap: 1 })?.sentences.map(({ text }) => text)).toEqual([
       'A draft is an article that is not published yet.',

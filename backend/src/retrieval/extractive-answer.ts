@@ -473,9 +473,9 @@ function definitionPattern(question: string, isQuestion: boolean): RegExp | unde
   if (words.length === 0 || words.length > MAX_DEFINED_WORDS || tokenizedText(words.join(' ')).terms.length === 0) return undefined;
   // "What are drafts?" is answered by "A draft is …": the last word is read with or without its plural s.
   const named = words.filter((word, index) => index > 0 || !/^(?:an?|the)$/.test(word)).map((word, index, all) => (index === all.length - 1 && word.length > 3 ? word.replace(/s$/, '') : word));
-  // "What can an editor do?" is answered by what says what editors can do: "Editors can: …", "An admin (administrator)
-  // can do everything: …".
-  if (canDo !== undefined) return new RegExp(`^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?(?:\\s+\\([^)]*\\))?\\s+(?:can|could|may)\\b`);
+  // "What can an editor do?" is answered by what says what editors can do: "Editors can: …"; it may be named in a bracket
+  // or before one: "An admin (administrator) can do everything: …" for an admin and an administrator.
+  if (canDo !== undefined) return new RegExp(`^(?:(?:an?|the)\\s+)?(?:[a-z]+\\s+\\()?${named.join('[\\s_-]+')}s?\\)?(?:\\s+\\([^)]*\\))?\\s+(?:can|could|may)\\b`);
   // "Drafts are edited in …" says what is done with them, not what they are.
   // A glossary's entry says it with a dash: "multiple_model – when on, …".
   return new RegExp(
