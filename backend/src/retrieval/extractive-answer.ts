@@ -341,6 +341,11 @@ export interface RankedSentences {
   /** Whether the question asks how to do something ("How do I add an article?"): a list of steps answers it whole. */
   asksHowTo: boolean;
   /**
+   * Whether the question asks what something is or can do ("What is a draft?"): a sentence that says it answers it
+   * whole. Not so a bare name or a request for a summary, which want more.
+   */
+  asksWhatItIs?: boolean;
+  /**
    * The action a how-to or can-I question asks about, when none of the sources names it ("How do I restore a deleted
    * article?" where no passage says restore): the sources tell of something else, and the answer is not found.
    */
@@ -840,6 +845,7 @@ export function rankAnswerSentences(
     evidence: passageEvidence(question, sources, weightOf, correctTerm),
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
+    asksWhatItIs: query.isQuestion && defines !== undefined,
     actionMissing: actionNamed ? undefined : action,
     procedure: asksHowTo
       ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
@@ -1018,7 +1024,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     if (candidate.introduces || isListFragment(candidate)) continue;
     // A sentence that says what the asked thing is answers "What is …?" whole: "Submit the correction." adds nothing to
     // "A correction is a draft article made of …".
-    if (first.defines === true && candidate.defines !== true) continue;
+    if (ranked.asksWhatItIs === true && first.defines === true && candidate.defines !== true) continue;
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.
     const carriesMissingType = first.typeMatch === false && candidate.typeMatch === true && candidate.sourceIndex === first.sourceIndex && candidate.terms.size >= 2;
