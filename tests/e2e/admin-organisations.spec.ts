@@ -39,8 +39,10 @@ test.describe('Organisations', () => {
     await page.getByRole('form', { name: 'Edit group Users' }).getByRole('button', { name: 'Save group' }).click()
     await expect(page.getByRole('alert').filter({ hasText: 'its role cannot change' })).toBeVisible()
 
-    await page.getByText('Delete…').last().click()
-    await page.getByRole('button', { name: 'Yes, delete group' }).last().click()
+    // The group's own controls: without scripts the rest of the page may still be arriving, so "the last one" is not
+    // yet the last.
+    await page.locator('summary[aria-label="Delete group Proofreaders…"]').click()
+    await page.getByRole('form', { name: 'Delete group Proofreaders' }).getByRole('button', { name: 'Yes, delete group' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Group "Proofreaders" deleted' })).toBeVisible()
     await expect(page.getByLabel('Name of group Proofreaders')).toHaveCount(0)
 
