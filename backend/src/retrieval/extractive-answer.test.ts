@@ -192,6 +192,22 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('How do I replace a lost library card, and does the desk lend laptops?', library, libraryWeights)?.sentences).toHaveLength(1);
   });
 
+  it('reads a sentence on from the one before it when a question asks a fact: "It was opened in 1932." answers when the bridge opened', () => {
+    const city: AnswerSource[] = [
+      {
+        articleId: 41,
+        title: 'Landmarks of the city',
+        text:
+          'The Harbour Bridge carries trains and cars across the bay. It was opened in 1932 after eight years of work. ' +
+          'Several smaller bridges were opened on the river in 1950.',
+      },
+      ...otherArticles(42),
+    ];
+    const answerOf = (question: string) => composeExtractiveAnswer(question, city, idfOf(city))?.sentences.map((sentence) => sentence.text);
+    // Without the sentence before, "Several smaller bridges were opened" would say more of the question than it.
+    expect(answerOf('When was the Harbour Bridge opened?')).toContain('It was opened in 1932 after eight years of work.');
+  });
+
   it('leaves out a further sentence that says again what the answer says', () => {
     const guide: AnswerSource[] = [
       { articleId: 31, title: 'Deleting articles', text: 'Deleting an article does not delete any query logs.' },
