@@ -408,6 +408,26 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     ]);
   });
 
+  it('prefers the sentence that says what it is to a glossary entry or a sentence that says something of it, and quotes it alone', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 91,
+        title: 'Agent settings',
+        text: '## Agent settings\n\n- **agents** – each with a name, description, instructions and tools.\n- **max_iteration** – how many times an agent may loop.',
+        score: 10,
+      },
+      { articleId: 92, title: 'Troubleshooting', text: 'The agent is too slow when the knowledge base is large.', score: 9.5 },
+      { articleId: 93, title: 'Several steps', text: 'An agent is an assistant that works through a request in several steps on its own.', score: 9 },
+    ];
+    expect(composeExtractiveAnswer('What is an agent?', guide, idfOf(guide), { maxScoreGap: 1 })?.sentences.map(({ text }) => text)).toEqual([
+      'An agent is an assistant that works through a request in several steps on its own.',
+    ]);
+    // Without a sentence that says what it is, the glossary's entry answers.
+    expect(composeExtractiveAnswer('What are agents?', guide.slice(0, 2), idfOf(guide), { maxSentences: 1 })?.text).toBe(
+      'agents – each with a name, description, instructions and tools. [1]',
+    );
+  });
+
   it('answers not-found when the passages are about something else than what was asked', () => {
     expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', library, libraryWeights)).toBeNull();
     expect(composeExtractiveAnswer('Where do I get a parking permit for the swimming pool?', library, libraryWeights)).toBeNull();

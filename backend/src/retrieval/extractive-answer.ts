@@ -210,6 +210,7 @@ interface Candidate {
   continuedBy?: { leadIn: string; steps: ListSentence[] };
   /** Whether it says what the question asks about is. */
   definesIt: boolean;
+  definition: DefinitionKind | undefined;
 }
 
 /** A sentence of a list, and whether it starts an item (the others continue the item before them). */
@@ -327,6 +328,8 @@ export interface AnswerCandidate {
   continuedBy?: { leadIn: string; steps: readonly ListSentence[] };
   /** Whether it says what the question asks about is ("A draft is …", "bot_type – …"). */
   defines?: boolean;
+  /** …and how (`definitionKind`): says what it is, a glossary's entry ("bot_type – …") or a judgement ("… is too strict"). */
+  definition?: DefinitionKind;
 }
 
 /** The candidate sentences of an answer, best first, with what the selection needs to judge them. */
@@ -457,6 +460,12 @@ const ASKS_WHAT_IT_CAN_DO = /^\s*what\s+(?:can|could|may)\s+(?:(?:an?|the)\s+)?(
 /** A sentence that says what X is ("The semantic firewall is an optional safety layer.") scores this much more. */
 const DEFINITION_BONUS = 0.3;
 /**
+ * …and a glossary's entry for it ("agents – each with a name, description, …") or a sentence that judges it ("The score
+ * threshold is too strict.") this much: the sentence that says what it is ("An agent is an assistant that …") answers
+ * "What is an agent?" first.
+ */
+const ENTRY_DEFINITION_BONUS = 0.15;
+/**
  * Words a text uses for a question's framing verb (the stem it writes, the stem the question asks): "What does
  * uploading need?" is answered by "Uploading requires the editor role.".
  */
@@ -490,9 +499,41 @@ function definitionPattern(question: string, isQuestion: boolean): RegExp | unde
   if (canDo !== undefined) return new RegExp(`^(?:(?:an?|the)\\s+)?(?:[a-z]+\\s+\\()?${named.join('[\\s_-]+')}s?\\)?(?:\\s+\\([^)]*\\))?\\s+(?:can|could|may)\\b`);
   // "Drafts are edited in …" says what is done with them, not what they are.
   // A glossary's entry says it with a dash: "multiple_model – when on, …".
+  // The glossary's dash is captured (group 1): such an entry says what a setting holds, not what the thing is.
   return new RegExp(
-    `^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?(?:\\s+(?:is|are|was|were)\\b(?!\\s+(?:(?:not|never|also|only|[a-z]+ly)\\s+)?[a-z]+(?:ed|en)\\b)|\\s+[–—]\\s)`,
+    `^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?(?:\\s+(?:is|are|was|were)\\b(?!\\s+(?:(?:not|never|also|only|[a-z]+ly)\\s+)?[a-z]+(?:ed|en)\\b)|(\\s+[–—]\\s))`,
   );
+}
+
+/**
+ * For a question that asks what something is ("What is an agent?"): whether a passage has a sentence that says what it
+ * is ("An agent is an assistant that works through a request …"), a glossary's entry aside; undefined for any other
+ * question. Search ranks such a passage higher (KnowledgeService.search).
+ */
+export function definitionFinder(question: string): ((passage: string) => boolean) | undefined {
+  if (!ASKS_WHAT_IT_IS.test(question)) return undefined;
+  const pattern = definitionPattern(question, true);
+  if (pattern === undefined) return undefined;
+  return (passage) =>
+    analyzedPassage(passage).some((sentence) => {
+      if (sentence.kind === 'heading') return false;
+      const match = pattern.exec(sentence.normalized);
+      return match !== null && definitionKind(match, sentence.normalized) === 'says';
+    });
+}
+
+/** What follows "X is" in a sentence that judges X rather than says what it is: "too strict", "very slow", "not …". */
+const JUDGES_IT = /^\s*(?:too|very|so|quite|rather|not|no|never|still|already)\b/;
+
+/**
+ * How a sentence that matched `definitionPattern` defines: it says what the thing is ("An agent is an assistant …",
+ * "Templates are documents …"), it is a glossary's entry ("agents – each with …", what a setting holds) or it judges
+ * it ("The score threshold is too strict.").
+ */
+type DefinitionKind = 'says' | 'entry' | 'judges';
+function definitionKind(match: RegExpExecArray, normalized: string): DefinitionKind {
+  if (match[1] !== undefined) return 'entry';
+  return JUDGES_IT.test(normalized.slice(match.index + match[0].length)) ? 'judges' : 'says';
 }
 
 /** "How do I …", "How can we …", "How to …", "And how do I …": a question whose answer is a procedure. */
@@ -827,19 +868,20 @@ export function rankAnswerSentences(
       }
     }
     const { words } = sentence;
-    const definesIt = defines?.test(sentence.normalized) === true;
+    const definition = defines?.exec(sentence.normalized);
+    const definesIt = definition !== undefined && definition !== null;
     const source = sources[sentence.sourceIndex] as AnswerSource;
     const prior = hasScores ? (SOURCE_SCORE_WEIGHT * (source.score as number)) / bestSourceScore : SOURCE_RANK_WEIGHT / (1 + sentence.sourceIndex);
     const score =
       (relevantTotal > 0 ? relevant / relevantTotal : 0) +
       prior +
       PAIR_BONUS * sentence.pairs +
-      (definesIt ? DEFINITION_BONUS : 0) +
+      (definesIt ? (definitionKind(definition, sentence.normalized) === 'says' ? DEFINITION_BONUS : ENTRY_DEFINITION_BONUS) : 0) +
       (sentence.headedByQuestion && sentence.opensSection ? SECTION_OPENING_BONUS : 0) +
       (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
-    return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score, definesIt };
+    return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score, definesIt, definition: definesIt ? definitionKind(definition, sentence.normalized) : undefined };
   });
 
   // Best score first; ties go to the earlier source, then the earlier sentence.
@@ -852,7 +894,7 @@ export function rankAnswerSentences(
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   const actionNamed = action === undefined || [...actions].some((stem) => sourcesName(sources, stem));
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy, definesIt }) => ({
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition }) => ({
       text,
       sourceIndex,
       sentenceIndex,
@@ -864,6 +906,7 @@ export function rankAnswerSentences(
       introduces,
       continuedBy,
       ...(definesIt ? { defines: true } : {}),
+      ...(definition ? { definition } : {}),
     })),
     sourceCoverage,
     termShares,
@@ -1049,7 +1092,9 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     if (candidate.introduces || isListFragment(candidate)) continue;
     // A sentence that says what the asked thing is answers "What is …?" whole: "Submit the correction." adds nothing to
     // "A correction is a draft article made of …".
-    if (ranked.asksWhatItIs === true && first.defines === true && candidate.defines !== true) continue;
+    // Nor does a glossary's entry or a judgement add to a sentence that says what it is: "agents – each with a name, …"
+    // tells of a setting, after "An agent is an assistant that …".
+    if (ranked.asksWhatItIs === true && first.defines === true && (candidate.defines !== true || (first.definition === 'says' && candidate.definition !== 'says'))) continue;
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.
     const carriesMissingType = first.typeMatch === false && candidate.typeMatch === true && candidate.sourceIndex === first.sourceIndex && candidate.terms.size >= 2;

@@ -53,6 +53,24 @@ describe('knowledge index', () => {
     expect((await knowledge.search('How do I add a video transcript?', 1)).map((hit) => hit.title)).toEqual(['Transcript steps'])
   })
 
+  it('ranks a passage that says what the asked thing is higher for "What is …?", from below the limit', async () => {
+    const knowledge = new KnowledgeService(db)
+    // Short passages that name agents; the one that says what an agent is, longer, scores just below them.
+    await addArticle(knowledge, 'Settings', 'Administrators configure each agent on the Settings tab, with its name, its instructions and its tools.')
+    await addArticle(knowledge, 'Workflow', 'The workflow graph on the Settings tab shows how the agent plans, searches and grades its evidence.')
+    await addArticle(knowledge, 'Tips', 'If an agent answer seems thin, ask an administrator to turn on the debug trace and look at it.')
+    await addArticle(
+      knowledge,
+      'Requests in several steps',
+      'Some requests need several steps. An agent is an assistant that works through them alone.',
+    )
+    expect((await knowledge.search('agent', 2)).map((hit) => hit.title)).not.toContain('Requests in several steps')
+    expect((await knowledge.search('What is an agent?', 2)).map((hit) => hit.title)[0]).toBe('Requests in several steps')
+    // A passage that judges it ("… is too slow") does not say what it is.
+    await addArticle(knowledge, 'Slow answers', 'The agent is too slow to answer all the questions in time on a busy day.')
+    expect((await knowledge.search('What is an agent?', 2)).map((hit) => hit.title)).toEqual(['Requests in several steps', 'Settings'])
+  })
+
   it('stops finding an article once it is removed from the index', async () => {
     const knowledge = new KnowledgeService(db)
     const id = await addArticle(knowledge, 'Bicycle maintenance', 'Oiling the chain keeps a bicycle running smoothly.')

@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { whenCommitted, type Database, type Queryable } from '../../db/database'
 import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk, type ScoredChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
+import { definitionFinder } from '../../retrieval/extractive-answer'
 import { actionWordings } from '../../retrieval/asked-action'
 import { parseQuery } from '../../retrieval/query'
 import { ChunkSetDigest } from './index-digest'
@@ -412,7 +413,10 @@ export class KnowledgeService {
     // A how-to question is answered by steps: a passage that holds some ranks that much higher, so the few just below
     // the limit are looked at too.
     const asksSteps = HOW_TO_QUESTION.test(question)
-    const depth = asksSteps ? limit + STEPS_LOOKAHEAD : limit
+    // A question that asks what something is is answered by the passage that says so ("An agent is …"): it ranks that
+    // much higher, and one word names the subject in many passages, which then score alike, so more are looked at.
+    const definesAsked = asksSteps ? undefined : definitionFinder(question)
+    const depth = asksSteps ? limit + STEPS_LOOKAHEAD : definesAsked ? limit + DEFINITION_LOOKAHEAD : limit
     const hits = bestOfEach(wordings.map((wording) => this.index.search(parseQuery(wording, { correctTerm: this.correctTerm }), depth)))
     const missing = hits.filter((hit) => !this.records.has(hit.chunkId)).map((hit) => hit.chunkId)
     const read = new Map((await repository.chunkRecords(this.db, missing)).map((record) => [record.chunkId, record]))
@@ -421,10 +425,10 @@ export class KnowledgeService {
       if (!record) return []
       // Kept only while its chunk is still indexed: a replay during the read may have removed it.
       if (read.has(hit.chunkId) && this.index.has(hit.chunkId)) this.keepRecord(record)
-      const score = asksSteps && NUMBERED_STEPS.test(record.text) ? hit.score * STEPS_BONUS : hit.score
+      const score = asksSteps && NUMBERED_STEPS.test(record.text) ? hit.score * STEPS_BONUS : definesAsked?.(record.text) ? hit.score * DEFINITION_BONUS : hit.score
       return [{ ...record, score, matchedTerms: hit.matchedTerms }]
     })
-    return (asksSteps ? found.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId) : found).slice(0, limit)
+    return (asksSteps || definesAsked ? found.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId) : found).slice(0, limit)
   }
 
   /** A kept record, marked as the most recently used. */
@@ -469,6 +473,9 @@ const NUMBERED_STEPS = /^1\.\s.*\n+2\.\s/m
 /** How much more a passage with steps scores for a how-to question, and how many passages below the limit may rise. */
 const STEPS_BONUS = 1.15
 const STEPS_LOOKAHEAD = 4
+/** How much more a passage that says what the asked thing is scores for "What is …?", and how many below may rise. */
+const DEFINITION_BONUS = STEPS_BONUS
+const DEFINITION_LOOKAHEAD = 8
 
 /** Several rankings as one: each chunk at its best score (the first ranking's on a tie), best first, then by chunk id. */
 function bestOfEach(rankings: ScoredChunk[][]): ScoredChunk[] {
