@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { AskAnswer, AskModels, AskThread, AskThreads } from '../../contracts/ask'
 import { FavoriteSaved, LogChanged } from '../../contracts/query-logs'
 import { BotInfo, WhoAmI } from '../../contracts/settings'
-import { markdownExcerpt, toMarkdownDocument } from '~/components/markdown/markdown-document'
+import { markdownExcerptShowing, toMarkdownDocument } from '~/components/markdown/markdown-document'
 import { callApi, callApiForFile, type ApiSession } from './api.server'
 import { FEEDBACK_REASON_MAX_LENGTH, QUESTION_MAX_LENGTH } from './ask-limits'
 
@@ -12,14 +12,17 @@ export const SOURCE_EXCERPT_LENGTH = 240
 
 /**
  * An answer as the page shows it: its text parsed as Markdown (`result_document`) and each source's passage cut to a
- * plain-text excerpt for its card. Both happen here on the server, so the parser never ships to the browser (the
+ * plain-text excerpt for its card, one that shows the sentence the answer quotes from it. Both happen here on the server, so the parser never ships to the browser (the
  * page's script budget, ADR 041).
  */
 export function forReading<Answer extends { result?: unknown; source_list?: { page_content: string }[] }>(answer: Answer) {
   return {
     ...answer,
     result_document: typeof answer.result === 'string' && answer.result ? toMarkdownDocument(answer.result) : null,
-    source_list: (answer.source_list ?? []).map((source) => ({ ...source, page_content: markdownExcerpt(source.page_content, SOURCE_EXCERPT_LENGTH) })),
+    source_list: (answer.source_list ?? []).map((source) => ({
+      ...source,
+      page_content: markdownExcerptShowing(source.page_content, SOURCE_EXCERPT_LENGTH, typeof answer.result === 'string' ? answer.result : undefined),
+    })),
   }
 }
 

@@ -1,6 +1,6 @@
 import { json, redirect } from '@remix-run/node'
 import { z } from 'zod'
-import { markdownExcerpt } from '~/components/markdown/markdown-document'
+import { markdownExcerptShowing } from '~/components/markdown/markdown-document'
 import { ApiError, type ApiSession } from '~/models/api.server'
 import { cancelAgentRun, getAgentRun, listAgentShortcuts, listTemplateChoices, startAgentRun } from '~/models/agents.server'
 import { getRunningTask, setRunningTask, type AgentVariant } from './agent.server'
@@ -14,10 +14,11 @@ const pathOf = (variant: AgentVariant) => (variant === 'general' ? '/agent' : '/
 /** How much of each source's passage the screen shows under its title, as plain text. */
 const AGENT_SOURCE_EXCERPT_LENGTH = 160
 
-/** A run as the screen shows it: each source's passage cut to a plain-text excerpt, here on the server. */
+/** A run as the screen shows it: each source's passage cut to a plain-text excerpt that shows what the run quotes from it, here on the server. */
 async function getShownRun(api: ApiSession, taskId: string) {
   const run = await getAgentRun(api, taskId)
-  return { ...run, source_list: run.source_list.map((source) => ({ ...source, page_content: markdownExcerpt(source.page_content, AGENT_SOURCE_EXCERPT_LENGTH) })) }
+  const result = typeof run.result === 'string' ? run.result : undefined
+  return { ...run, source_list: run.source_list.map((source) => ({ ...source, page_content: markdownExcerptShowing(source.page_content, AGENT_SOURCE_EXCERPT_LENGTH, result) })) }
 }
 
 /**

@@ -28,6 +28,18 @@ test.describe('Ask', () => {
     await expect(page.locator('mark#passage, [role="note"]').first()).toBeVisible()
   })
 
+  test('shows in a source the sentence the answer quotes from it, even past the start of its passage', async ({ page }) => {
+    await page.goto('/ask')
+    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('What is an agent?')
+    await page.getByRole('button', { name: 'Ask', exact: true }).click()
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer).toContainText('An agent is an assistant that works through a request in several steps')
+    // The guide says it after three other sentences: the card starts at it.
+    await expect(answer.getByRole('list', { name: 'Sources' }).locator('blockquote').first()).toContainText(
+      '…An agent is an assistant that works through a request in several steps',
+    )
+  })
+
   test('shows the error beside the field when the question is blank', async ({ page }) => {
     await page.goto('/ask')
     await page.getByRole('textbox', { name: 'Question', exact: true }).fill('    ')

@@ -159,6 +159,42 @@ export function markdownExcerpt(source: string, maxLength: number): string {
   return `${(lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
 }
 
+/** Pieces shorter than this are too common to tell where an answer quotes a passage. */
+const MIN_QUOTED_LENGTH = 20
+
+/** The sentences an answer is made of, without citation markers or list markers ("1. ", "- "). */
+function quotedPieces(answer: string): string[] {
+  return answer
+    .replace(/\s*\[\d+\]/g, '')
+    .split(/\n+|(?<=[.!?])\s+/)
+    .map((piece) => markdownToPlainText(piece.replace(/^\s*(?:\d{1,3}\.|[-*])\s+/, '')))
+    .filter((piece) => piece.length >= MIN_QUOTED_LENGTH)
+}
+
+/**
+ * Like `markdownExcerpt`, but showing the sentence `answer` quotes from the passage: when that sentence does not end
+ * within the first `maxLength` characters, the excerpt starts at it ("… An agent is an assistant that …"), so the
+ * reader sees what the answer took from the source. An answer that quotes nothing of it (a model's own words) gets the
+ * passage's start.
+ */
+export function markdownExcerptShowing(source: string, maxLength: number, answer: string | undefined): string {
+  const text = markdownToPlainText(source)
+  if (!answer || text.length <= maxLength) return markdownExcerpt(source, maxLength)
+  let first: { index: number; length: number } | undefined
+  for (const piece of quotedPieces(answer)) {
+    const index = text.indexOf(piece)
+    if (index >= 0 && (first === undefined || index < first.index)) first = { index, length: piece.length }
+  }
+  // Ellipses take a character each; a quote that ends within the plain excerpt is already shown.
+  if (first === undefined || first.index + first.length <= maxLength - 1) return markdownExcerpt(source, maxLength)
+  const rest = text.slice(first.index)
+  const room = maxLength - 2
+  if (rest.length <= room) return `…${rest}`
+  const cut = rest.slice(0, room)
+  const lastSpace = cut.lastIndexOf(' ')
+  return `…${(lastSpace > room * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
+}
+
 const BLOCKS = new Set(['heading', 'paragraph', 'blockquote', 'list', 'item', 'code', 'raw', 'rule', 'table', 'break'])
 
 function textOf(nodes: MarkdownNode[]): string {

@@ -1,7 +1,7 @@
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'
-import { markdownExcerpt, markdownToPlainText, toMarkdownDocument } from './markdown-document'
+import { markdownExcerpt, markdownExcerptShowing, markdownToPlainText, toMarkdownDocument } from './markdown-document'
 import { decodeEntities, safeHref } from './markdown-text'
 
 // The vanilla-extract file needs the bundler's plugin; class names do not matter here.
@@ -114,6 +114,21 @@ describe('Markdown as plain text', () => {
 
   it('keeps a short text whole', () => {
     expect(markdownExcerpt('**Short**', 50)).toBe('Short')
+  })
+
+  it('shows the sentence an answer quotes from a passage, starting at it when it lies past the cut', () => {
+    const passage = `${'A single question gets a single answer. '.repeat(6)}For these, use the **general agent**. An agent is an assistant that works through a request on its own. It may take longer.`
+    const answer = 'An agent is an assistant that works through a request on its own. [1]'
+    const excerpt = markdownExcerptShowing(passage, 120, answer)
+    expect(excerpt).toMatch(/^…An agent is an assistant that works through a request on its own\./)
+    expect(excerpt.length).toBeLessThanOrEqual(120)
+    expect(markdownExcerpt(passage, 120)).not.toContain('An agent is')
+    // A quote within the usual excerpt, a model's own words, or no answer: the passage's start.
+    expect(markdownExcerptShowing(passage, 120, 'A single question gets a single answer. [1]')).toBe(markdownExcerpt(passage, 120))
+    expect(markdownExcerptShowing(passage, 120, 'Agents plan, search and grade before they answer. [1]')).toBe(markdownExcerpt(passage, 120))
+    expect(markdownExcerptShowing(passage, 120, undefined)).toBe(markdownExcerpt(passage, 120))
+    // A step of a numbered answer is found without its number, a long quote is cut with an ellipsis.
+    expect(markdownExcerptShowing(passage, 60, '1. An agent is an assistant that works through a request on its own. [1]')).toMatch(/^…An agent is an assistant that works through a\b.*…$/)
   })
 })
 

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import * as styles from '~/components/logs/logs.css'
-import { markdownExcerpt, toMarkdownDocument } from '~/components/markdown/markdown-document'
+import { markdownExcerptShowing, toMarkdownDocument } from '~/components/markdown/markdown-document'
 import { MarkdownView } from '~/components/markdown/markdown-view'
 import { ApiError } from '~/models/api.server'
 import { getQueryLog } from '~/models/query-logs.server'
@@ -40,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         articleId: source.metadata.doc_id,
         passageId: source.metadata.id,
         isDeleted: source.metadata.is_deleted,
-        excerpt: source.page_content ? markdownExcerpt(source.page_content, 280) : '',
+        excerpt: source.page_content ? markdownExcerptShowing(source.page_content, 280, log.answer ?? undefined) : '',
       })),
     })
   } catch (error) {
