@@ -12,8 +12,8 @@ export const SOURCE_EXCERPT_LENGTH = 240
 
 /**
  * An answer as the page shows it: its text parsed as Markdown (`result_document`) and each source's passage cut to a
- * plain-text excerpt for its card, one that shows the sentence the answer quotes from it. Both happen here on the server, so the parser never ships to the browser (the
- * page's script budget, ADR 041).
+ * plain-text excerpt for its card, one that shows the sentence the answer quotes from it (ADR 245). Both happen here on
+ * the server, so the parser never ships to the browser (the page's script budget, ADR 041).
  */
 export function forReading<Answer extends { result?: unknown; source_list?: { page_content: string }[] }>(answer: Answer) {
   return {

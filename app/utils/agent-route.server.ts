@@ -14,7 +14,10 @@ const pathOf = (variant: AgentVariant) => (variant === 'general' ? '/agent' : '/
 /** How much of each source's passage the screen shows under its title, as plain text. */
 const AGENT_SOURCE_EXCERPT_LENGTH = 160
 
-/** A run as the screen shows it: each source's passage cut to a plain-text excerpt that shows what the run quotes from it, here on the server. */
+/**
+ * A run as the screen shows it: each source's passage cut to a plain-text excerpt that shows what the run quotes from
+ * it (ADR 245), here on the server.
+ */
 async function getShownRun(api: ApiSession, taskId: string) {
   const run = await getAgentRun(api, taskId)
   const result = typeof run.result === 'string' ? run.result : undefined

@@ -1,4 +1,12 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
+
+/** Asks a question on Ask; the answer's region. */
+async function ask(page: Page, question: string) {
+  await page.goto('/ask')
+  await page.getByRole('textbox', { name: 'Question', exact: true }).fill(question)
+  await page.getByRole('button', { name: 'Ask', exact: true }).click()
+  return page.getByRole('region', { name: 'Answer' })
+}
 
 test.describe('Ask', () => {
   test('a newcomer asks how to add an article and reads an answer with a source', async ({ page }) => {
@@ -29,10 +37,7 @@ test.describe('Ask', () => {
   })
 
   test('shows in a source the sentence the answer quotes from it, even past the start of its passage', async ({ page }) => {
-    await page.goto('/ask')
-    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('What is an agent?')
-    await page.getByRole('button', { name: 'Ask', exact: true }).click()
-    const answer = page.getByRole('region', { name: 'Answer' })
+    const answer = await ask(page, 'What is an agent?')
     await expect(answer).toContainText('An agent is an assistant that works through a request in several steps')
     // The guide says it after three other sentences: the card starts at it.
     await expect(answer.getByRole('list', { name: 'Sources' }).locator('blockquote').first()).toContainText(
@@ -50,10 +55,7 @@ test.describe('Ask', () => {
   })
 
   test('says plainly when nothing in the knowledge base answers the question', async ({ page }) => {
-    await page.goto('/ask')
-    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('What is the boiling point of mercury on Neptune?')
-    await page.getByRole('button', { name: 'Ask', exact: true }).click()
-    const answer = page.getByRole('region', { name: 'Answer' })
+    const answer = await ask(page, 'What is the boiling point of mercury on Neptune?')
     await expect(answer).toContainText('could not find an answer to that in the knowledge base')
     await expect(answer.getByRole('list', { name: 'Sources' })).toHaveCount(0)
   })

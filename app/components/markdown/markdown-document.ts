@@ -154,9 +154,14 @@ export function markdownToPlainText(source: string): string {
 export function markdownExcerpt(source: string, maxLength: number): string {
   const text = markdownToPlainText(source)
   if (text.length <= maxLength) return text
+  return `${cutAtWord(text, maxLength)}…`
+}
+
+/** The first `maxLength` characters of a text, ended at its last space when that keeps most of them. */
+function cutAtWord(text: string, maxLength: number): string {
   const cut = text.slice(0, maxLength)
   const lastSpace = cut.lastIndexOf(' ')
-  return `${(lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
+  return (lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()
 }
 
 /** Pieces shorter than this are too common to tell where an answer quotes a passage. */
@@ -189,10 +194,7 @@ export function markdownExcerptShowing(source: string, maxLength: number, answer
   if (first === undefined || first.index + first.length <= maxLength - 1) return markdownExcerpt(source, maxLength)
   const rest = text.slice(first.index)
   const room = maxLength - 2
-  if (rest.length <= room) return `…${rest}`
-  const cut = rest.slice(0, room)
-  const lastSpace = cut.lastIndexOf(' ')
-  return `…${(lastSpace > room * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
+  return rest.length <= room ? `…${rest}` : `…${cutAtWord(rest, room)}…`
 }
 
 const BLOCKS = new Set(['heading', 'paragraph', 'blockquote', 'list', 'item', 'code', 'raw', 'rule', 'table', 'break'])
