@@ -204,8 +204,9 @@ function textOf(nodes: MarkdownNode[]): string {
     .map((node) => {
       if (typeof node === 'string') return node
       const words = 'text' in node ? node.text : node.type === 'table' ? [node.head, ...node.rows].flat().map(textOf).join(' ') : 'children' in node ? textOf(node.children) : ''
-      // A heading ends where its section starts: on one line they would read as one sentence.
-      if (node.type === 'heading' && !/[.!?:;,…]\s*$/.test(words)) return ` ${words.trimEnd()}. `
+      // A heading labels its section: on one line they would read as one sentence, and a full stop would make a
+      // one-word heading a sentence of its own ("user. Users are …"), so it ends with a colon ("user: Users are …").
+      if (node.type === 'heading' && !/[.!?:;,…]\s*$/.test(words)) return ` ${words.trimEnd()}: `
       return BLOCKS.has(node.type) ? ` ${words} ` : words
     })
     .join('')

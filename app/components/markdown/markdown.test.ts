@@ -102,13 +102,13 @@ describe('MarkdownView', () => {
 
 describe('Markdown as plain text', () => {
   it('drops the markers and keeps the words', () => {
-    expect(markdownToPlainText('## Heading\n\nSome **bold** and [a link](https://x.org).\n\n- one\n- two')).toBe('Heading. Some bold and a link. one two')
+    expect(markdownToPlainText('## Heading\n\nSome **bold** and [a link](https://x.org).\n\n- one\n- two')).toBe('Heading: Some bold and a link. one two')
   })
 
   it('cuts an excerpt at a word boundary', () => {
     const excerpt = markdownExcerpt(`# Title\n\n${'word '.repeat(100)}`, 50)
     expect(excerpt.length).toBeLessThanOrEqual(51)
-    expect(excerpt).toMatch(/^Title\. word word .*word…$/)
+    expect(excerpt).toMatch(/^Title: word word .*word…$/)
     expect(excerpt).not.toContain('#')
   })
 
