@@ -123,7 +123,15 @@ export const FavoriteForm = z
   .refine(hasAnswerAddress)
 export const ToggleForm = z.object({ intent: z.literal('toggleBotInfo'), task: z.string().optional(), log: z.string().optional(), thread: z.string().optional() })
 /** The way to ask: the knowledge base's answer (expert) or the agent (agent); the choice is remembered. */
-export const ModeForm = z.object({ intent: z.literal('mode'), mode: z.enum(['expert', 'agent']) })
+/**
+ * A switch of the way to ask, posted by the form the user is typing in: its text (a question or the agent's command)
+ * comes along, so the other way's field starts with it.
+ */
+export const ModeForm = z.object({
+  mode: z.enum(['expert', 'agent']),
+  question: z.string().optional(),
+  command: z.string().optional(),
+})
 
 export function parseAskForm(formData: FormData) {
   return parseWithZod(formData, { schema: AskForm })

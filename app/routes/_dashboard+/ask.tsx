@@ -65,6 +65,8 @@ function answerPath(address: { thread?: number | null; task?: string | null; log
 
 type AskMode = 'expert' | 'agent'
 
+const AGENT_FORM_ID = 'ask-agent'
+
 const isMissing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400)
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -165,12 +167,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const intent = formData.get('intent')
-  if (intent === 'mode') {
+  // The way-to-ask buttons submit the form being typed in (its question or command) with a mode.
+  if (formData.has('mode')) {
     const parsed = ModeForm.safeParse(Object.fromEntries(formData))
     if (!parsed.success) throw badForm('The way to ask is a knowledge-base answer or the agent')
     const session = await getSession(request)
     session.set('askMode', parsed.data.mode)
-    return redirect('/ask', { headers: { 'Set-Cookie': await sessionStorage().commitSession(session) } })
+    const headers = { 'Set-Cookie': await sessionStorage().commitSession(session) }
+    const draft = parsed.data.question ?? parsed.data.command ?? ''
+    if (!draft.trim()) return redirect('/ask', { headers })
+    // What was typed stays in the other way's field. The page is rendered from this response (the loader of this
+    // request still reads the old choice), so the choice made comes with it.
+    return json({ mode: parsed.data.mode, draft }, { headers })
   }
   if (intent === 'toggleBotInfo') {
     const toggle = ToggleForm.safeParse(Object.fromEntries(formData))
@@ -229,9 +237,12 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function AskRoute() {
   const data = useLoaderData<typeof loader>()
-  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, mode, recent, threadId, isUnknownThread } = data
+  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, threadId, isUnknownThread } = data
   const earlier = data.earlier as RenderedAnswer[]
   const actionData = useActionData<typeof action>()
+  // A switch of the way to ask that carried a draft: the choice made and the text typed.
+  const switched = actionData && 'mode' in actionData ? actionData : null
+  const mode = switched?.mode ?? data.mode
   const navigation = useNavigation()
   const navigate = useNavigate()
   const submit = useSubmit()
@@ -245,7 +256,9 @@ export default function AskRoute() {
     if (finished.phase === 'complete' && done?.log_id) navigate(answerPath({ thread: done.thread_id, log: done.log_id }), { replace: true, preventScrollReset: true })
   })
   const shownStream = stream && streamLocation === location.key ? stream : null
-  const isAsking = (navigation.state === 'submitting' && navigation.formAction === '/ask' && navigation.formData?.get('intent') === null) || shownStream?.phase === 'writing'
+  const isAsking =
+    (navigation.state === 'submitting' && navigation.formAction === '/ask' && navigation.formData?.get('intent') === null && !navigation.formData.has('mode')) ||
+    shownStream?.phase === 'writing'
   const [timezone, setTimezone] = useState('')
   useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone), [])
   const [form, fields] = useForm({
@@ -264,6 +277,8 @@ export default function AskRoute() {
   function askByStream(event: FormEvent<HTMLFormElement>) {
     if (!models.enabled) return
     const submitter = (event.nativeEvent as SubmitEvent).submitter
+    // A way-to-ask button switches, it does not ask.
+    if (submitter instanceof HTMLButtonElement && submitter.name === 'mode') return
     const data = new FormData(event.currentTarget, submitter instanceof HTMLElement ? submitter : undefined)
     const question = String(data.get('question') ?? '').trim()
     // A blank or too long question is posted: the server says what is wrong, beside the field.
@@ -339,8 +354,8 @@ export default function AskRoute() {
           ) : null}
         </div>
         <p className={layout.muted}>{whoAmI.bot_who_am_i}</p>
-        <Form method="post" action="/ask" className={askStyles.modeSwitch} aria-label="Way to ask">
-          <input type="hidden" name="intent" value="mode" />
+        {/* The buttons submit the form below to /ask, so what is typed in it comes along to the other way's field. */}
+        <div role="group" className={askStyles.modeSwitch} aria-label="Way to ask">
           <span className={layout.muted}>Ask for:</span>
           {(
             [
@@ -348,18 +363,31 @@ export default function AskRoute() {
               ['agent', 'The agent'],
             ] as const
           ).map(([value, label]) => (
-            <button key={value} type="submit" name="mode" value={value} className={controls.button} data-variant={mode === value ? 'primary' : 'secondary'} aria-pressed={mode === value}>
+            <button
+              key={value}
+              type="submit"
+              form={mode === 'agent' ? AGENT_FORM_ID : form.id}
+              formAction="/ask"
+              formMethod="post"
+              formNoValidate
+              name="mode"
+              value={value}
+              className={controls.button}
+              data-variant={mode === value ? 'primary' : 'secondary'}
+              aria-pressed={mode === value}
+            >
               {label}
             </button>
           ))}
-        </Form>
+        </div>
         {mode === 'agent' ? (
-          <Form method="post" action="/agent" aria-label="Run the agent">
+          <Form key="agent" method="post" action="/agent" id={AGENT_FORM_ID} aria-label="Run the agent">
             <input type="hidden" name="intent" value="run" />
             <TextField
               label="Command"
               name="command"
               id="ask-command"
+              defaultValue={switched?.draft}
               isRequired
               isMultiline
               rows={3}
@@ -369,14 +397,14 @@ export default function AskRoute() {
             <Button>Run agent</Button>
           </Form>
         ) : (
-          <Form method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
+          <Form key="expert" method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
             <input type="hidden" name="timezone" value={timezone} />
             {isFollowUp ? <input type="hidden" name="thread" value={threadId} /> : null}
             <TextField
               label={isFollowUp ? 'Follow-up question' : 'Question'}
               name={fields.question.name}
               id={fields.question.id}
-              defaultValue={typeof fields.question.initialValue === 'string' ? fields.question.initialValue : undefined}
+              defaultValue={switched?.draft ?? (typeof fields.question.initialValue === 'string' ? fields.question.initialValue : undefined)}
               errors={fields.question.errors}
               description={isHydrated ? 'Enter sends the question; Shift+Enter adds a line.' : undefined}
               isRequired
