@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionStems, actionWordings, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
+import { actionStems, actionWordings, activeHowTo, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 
 describe('the action a question asks about', () => {
   it('is the verb of a how-to or can-I question, as a stem, unless it says little', () => {
@@ -37,6 +37,19 @@ describe('the action a question asks about', () => {
     expect(actionWordings('How do I log out?')).toEqual(['How do I log out?', 'How do I sign out?', 'How do I log off?']);
     expect(withActionWord('How do I Update a draft?', 'edit')).toBe('How do I edit a draft?');
     for (const question of ['How do I restore a deleted article?', 'Who can create templates?', 'Create a template']) expect(actionWordings(question)).toEqual([question]);
+  });
+
+  it('is asked of the subject of a how-question in the passive', () => {
+    expect(activeHowTo('How are drafts published?')).toBe('How do I published drafts?');
+    expect(askedAction(activeHowTo('How are drafts published?'))).toBe('publish');
+    expect(activeHowTo('How can a user be added to a group?')).toBe('How do I added a user to a group?');
+    expect(activeHowTo('How does a draft get published?')).toBe('How do I published a draft?');
+    expect(activeHowTo('How are articles split into chunks?')).toBe('How do I split articles into chunks?');
+    expect(activeHowTo('How is the time needed to solve a problem calculated?')).toBe('How do I calculated the time needed to solve a problem?');
+    // Not a passive how-question, a pronoun for a subject, or asked in the past: as asked.
+    for (const question of ['How is the weather?', 'How big are files?', 'How many articles are there?', 'How do I add an article?', 'How can I be notified?', 'How is it called?', 'How was the fate of Luther decided?', 'How is the need for speed?']) {
+      expect(activeHowTo(question), question).toBe(question);
+    }
   });
 
   it('may be a phrasal verb, said in any of the phrasal verbs that do the same', () => {

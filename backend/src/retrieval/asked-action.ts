@@ -6,6 +6,62 @@ import { normalize, tokenizeWithWords } from './text';
  */
 export const ASKED_ACTION =
   /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you|one|they|he|she)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you|one)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)([a-z]+)(?:\s+([a-z]+))?/i;
+/**
+ * A how-question in the passive ("How are drafts published?", "How can a user be added?", "How does a draft get
+ * published?"): its lead-in (group 1: "how are", "how can", "how does"), the rest (group 2).
+ */
+const PASSIVE_HOW =
+  /^\s*((?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?how\s+(?:is|are|can|could|should|may|do|does)\s+)(.+?)\s*\?*\s*$/i;
+/** Past participles that do not end in -ed, with their verb. */
+const IRREGULAR_PARTICIPLES: Readonly<Record<string, string>> = {
+  written: 'write', made: 'make', done: 'do', given: 'give', taken: 'take', chosen: 'choose', shown: 'show', seen: 'see',
+  known: 'know', found: 'find', built: 'build', sent: 'send', kept: 'keep', held: 'hold', split: 'split', begun: 'begin',
+  drawn: 'draw', hidden: 'hide', paid: 'pay', sold: 'sell', told: 'tell', brought: 'bring', bought: 'buy', set: 'set',
+  run: 'run', put: 'put', read: 'read', cut: 'cut', shut: 'shut', spent: 'spend', left: 'leave', lost: 'lose',
+  forgotten: 'forget', frozen: 'freeze', rewritten: 'rewrite', undone: 'undo', withdrawn: 'withdraw', shared: 'share',
+};
+const PARTICIPLE = /^[a-z]{2,}ed$/;
+/** Words ending in -ed that are no participle. */
+const NOT_PARTICIPLE = /^(?:need|seed|speed|feed|bleed|breed|greed|weed|deed|indeed|hundred|shed|sled|bred|led|bed|red)$/;
+const isParticiple = (word: string) => (PARTICIPLE.test(word) && !NOT_PARTICIPLE.test(word)) || word in IRREGULAR_PARTICIPLES;
+/** A subject that is a person or a pronoun asks something else: "How can I be notified?", "How is it called?". */
+const PRONOUN = /^(?:i|we|you|one|they|he|she|it|this|that|these|those|me|us)$/;
+
+/**
+ * A how-question in the passive asked as the how-to it is: "How are drafts published?" → "How do I published drafts?",
+ * "How can a user be added to a group?" → "How do I added a user to a group?" (the participle stays: search and the
+ * answer read stems, and publish and published share one). After a modal or "do", the subject must be followed by
+ * "be" or "get"; after "is"/"are", the last participle is the action ("How is the time needed … calculated?"). The
+ * question itself when it is not such a question ("How is the weather?", "How big are files?").
+ */
+export function activeHowTo(question: string): string {
+  const match = PASSIVE_HOW.exec(question);
+  if (!match?.[1] || !match[2]) return question;
+  const lead = normalize(match[1]).trim().split(/\s+/).at(-1) as string;
+  const words = match[2].split(/\s+/);
+  const lower = words.map((word) => normalize(word).replace(/[^a-z-]/g, ''));
+  let at = -1;
+  if (/^(?:is|are)$/.test(lead)) {
+    // The last participle after a subject: "How are articles split into chunks?" (split), not "How is the time needed …".
+    for (let index = lower.length - 1; index >= 1; index -= 1) {
+      if (isParticiple(lower[index] as string)) {
+        at = index;
+        break;
+      }
+    }
+  } else {
+    // "How can <subject> be <participle>", "How does <subject> get <participle>".
+    const be = lower.findIndex((word, index) => index >= 1 && (/^(?:can|could|should|may)$/.test(lead) ? word === 'be' || word === 'get' : word === 'get'));
+    if (be >= 1 && isParticiple(lower[be + 1] ?? '')) at = be + 1;
+  }
+  if (at < 1) return question;
+  const subject = words.slice(0, /^(?:is|are)$/.test(lead) ? at : at - 1);
+  if (subject.length === 1 && PRONOUN.test(normalize(subject[0] as string))) return question;
+  const participle = lower[at] as string;
+  const verb = IRREGULAR_PARTICIPLES[participle] ?? participle;
+  return ['How do I', verb, ...subject, ...words.slice(at + 1)].join(' ') + '?';
+}
+
 /** Words after a verb that make it another verb ("turn off", "set up", "get rid of"): the action is the pair. */
 const PARTICLE = /^(?:off|on|up|out|in|down|back|away|over|rid|through|around|apart)$/;
 /**

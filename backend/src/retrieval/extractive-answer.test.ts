@@ -294,6 +294,33 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('How do drafts come from crawls?', guide, idfOf(guide))?.text).toBe('- uploads,\n- crawls. [1]');
   });
 
+  it('answers a how-question in the passive with the steps, where the sources give steps, and as a fact elsewhere', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 41,
+        title: 'How to review and publish drafts',
+        text:
+          'Take a moment to read each draft before publishing. Deleted drafts cannot be published later.\n\n## Publish\n\n' +
+          '1. Select Publish.\n2. Watch the progress bar.\n3. Wait for the job to finish.',
+      },
+    ];
+    const steps = '1. Select Publish.\n2. Watch the progress bar.\n3. Wait for the job to finish. [1]';
+    expect(composeExtractiveAnswer('How do I publish drafts?', guide, idfOf(guide))?.text).toBe(steps);
+    for (const question of ['How are drafts published?', 'How can a draft be published?', 'How does a draft get published?']) {
+      expect(composeExtractiveAnswer(question, guide, idfOf(guide))?.text, question).toBe(steps);
+    }
+    expect(rankAnswerSentences('How are drafts published?', guide, idfOf(guide))?.asksHowTo).toBe(true);
+    // Sources without steps: "How is it ranked?" asks of a fact, not how to rank it.
+    const facts: AnswerSource[] = [
+      { articleId: 7, title: 'Oxygen', text: 'Oxygen is the third most abundant chemical element in the universe, after hydrogen and helium. It is a chalcogen.' },
+      ...otherArticles(8),
+    ];
+    const ranked = rankAnswerSentences('How is oxygen ranked as abundant in the universe?', facts, idfOf(facts));
+    expect([ranked?.asksHowTo, ranked?.actionMissing, ranked?.candidates[0]?.text]).toEqual([false, undefined, facts[0]?.text.split(' It is')[0]]);
+    // Asked as a how-to, no sentence says how to rank: nothing is found.
+    expect(rankAnswerSentences('How do I rank oxygen as abundant in the universe?', facts, idfOf(facts))).toBeNull();
+  });
+
   it('keeps a step of several sentences on one line of the list, cited after its last sentence', () => {
     const guide: AnswerSource[] = [
       {

@@ -1,6 +1,6 @@
 import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
-import { actionStems, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
+import { actionStems, activeHowTo, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 import { ANSWER_TYPE_WORD_WEIGHT, pairTerm, parseQuery, type AnswerType } from './query';
 import { normalize, tokenizeWithWords } from './text';
 
@@ -28,6 +28,8 @@ export interface ExtractiveAnswer {
 
 /** A Markdown list item's line: "1. …", "- …". */
 const LIST_LINE = /^(?:\d{1,3}\.|-) /m;
+/** Numbered steps: a line "1. …" and, after it, a line "2. …". */
+const NUMBERED_STEPS = /^\s*1\.\s.*\n+\s*2\.\s/m;
 
 /**
  * Joins pieces of an answer (statements, a composed part, a bold lead): with a space, except around a piece laid out
@@ -655,6 +657,10 @@ export function rankAnswerSentences(
   weightOf: (term: string) => number,
   correctTerm?: (term: string) => string | undefined,
 ): RankedSentences | null {
+  // A how-question in the passive asks how to do it ("How are drafts published?": "How do I publish drafts?") where the
+  // sources give steps; elsewhere it asks of a fact ("How is oxygen ranked in abundance?": "third").
+  const active = activeHowTo(question);
+  if (active !== question && sources.some((source) => NUMBERED_STEPS.test(source.text))) question = active;
   question = inTheSourcesVerb(plainAction(question, correctTerm), sources, correctTerm);
   // The words that only name the kind of answer ("What year") are not what a sentence must say; what a "how large"
   // question measures (size) counts a little, as in the search. A misspelt word is read as the search read it

@@ -51,6 +51,8 @@ describe('knowledge index', () => {
     await addArticle(knowledge, 'Roles', 'Editors look after the content; administrators manage users.')
     expect((await knowledge.search('video transcript', 1)).map((hit) => hit.title)).toEqual(['Video transcripts'])
     expect((await knowledge.search('How do I add a video transcript?', 1)).map((hit) => hit.title)).toEqual(['Transcript steps'])
+    // Asked in the passive, it asks the same.
+    expect((await knowledge.search('How is a video transcript added?', 1)).map((hit) => hit.title)).toEqual(['Transcript steps'])
   })
 
   it('ranks a passage that says what the asked thing is higher for "What is …?", from below the limit', async () => {

@@ -3,7 +3,7 @@ import { whenCommitted, type Database, type Queryable } from '../../db/database'
 import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk, type ScoredChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
 import { definitionFinder } from '../../retrieval/extractive-answer'
-import { actionWordings } from '../../retrieval/asked-action'
+import { actionWordings, activeHowTo } from '../../retrieval/asked-action'
 import { parseQuery } from '../../retrieval/query'
 import { ChunkSetDigest } from './index-digest'
 import { decodeSnapshot, readSnapshotFile, readSnapshotFileHeader, SNAPSHOT_FORMAT, writeSnapshot, type SnapshotOrigin } from './index-snapshot'
@@ -404,12 +404,15 @@ export class KnowledgeService {
    * The best `limit` chunks for a question, best first, with their article's title and metadata. While following
    * the log, the database is read only for changes known to be pending and for records not kept in memory.
    */
-  async search(question: string, limit: number): Promise<RetrievedChunk[]> {
+  async search(asked: string, limit: number): Promise<RetrievedChunk[]> {
     if (!this.stopFollowing || this.stale) await this.sync()
+    // A how-question in the passive may ask how to do it ("How are drafts published?": "How do I publish drafts?"): it
+    // is searched as asked and as that how-to, whose passages with steps rank higher.
+    const question = activeHowTo(asked)
     // A how-to question is read with its action said plainly ("make a new article": "create an article") and with each
     // verb that does the same ("add an article"); each passage keeps its best score: a guide names an action one way,
     // its users say it another.
-    const wordings = actionWordings(question, this.correctTerm)
+    const wordings = [...new Set([...(question === asked ? [] : [asked]), ...actionWordings(question, this.correctTerm)])]
     // A how-to question is answered by steps: a passage that holds some ranks that much higher, so the few just below
     // the limit are looked at too.
     const asksSteps = HOW_TO_QUESTION.test(question)
