@@ -55,6 +55,37 @@ test.describe('Saved queries', () => {
     await expect(page.getByRole('listitem', { name: question })).toHaveCount(0)
   })
 
+  test('shows a saved query as saved where it was saved from, so saving again keeps its note', async ({ page }, testInfo) => {
+    const word = wordFor(testInfo, 'heirloom')
+    const question = `How do I add the ${word} articles?`
+    const logUrl = await askAndSave(page, question, `Keep the ${word} note`)
+    const logId = /\/logs\/(\d+)$/.exec(logUrl)?.[1]
+
+    // The log's page, opened again: the note is there, to be updated.
+    await page.goto(logUrl)
+    const save = page.getByRole('form', { name: 'Save to my queries' })
+    await expect(save.getByLabel('Note for your saved query')).toHaveValue(`Keep the ${word} note`)
+    await expect(page.getByRole('region', { name: 'Save to my queries' }).getByText('Saved to your queries')).toBeVisible()
+
+    // The answer on Ask: the same.
+    await page.goto(`/ask?log=${logId}`)
+    const answerSave = page.getByRole('form', { name: 'Save query' })
+    await expect(answerSave.getByLabel('Comment for your saved query')).toHaveValue(`Keep the ${word} note`)
+    await answerSave.getByLabel('Comment for your saved query').fill(`Keep the ${word} note, updated`)
+    await answerSave.getByRole('button', { name: 'Update saved query' }).click()
+    await expect(toast(page, 'Saved to your queries')).toBeVisible()
+    await page.goto('/saved')
+    await expect(page.getByRole('listitem', { name: question }).getByLabel('Note', { exact: true })).toHaveValue(`Keep the ${word} note, updated`)
+
+    // An answer not saved offers to save it.
+    const other = `How do I crawl the ${word} site?`
+    expect((await page.request.post('/ask', { form: { question: other }, maxRedirects: 0 })).status()).toBe(302)
+    await page.goto('/logs')
+    await page.getByRole('table', { name: 'Query logs' }).getByRole('link', { name: other, exact: true }).click()
+    await expect(page.getByRole('form', { name: 'Save to my queries' }).getByRole('button', { name: 'Save query' })).toBeVisible()
+    await expect(page.getByRole('form', { name: 'Save to my queries' }).getByLabel('Note for your saved query')).toHaveValue('')
+  })
+
   test("says 'Cannot save or update query' when the saved query is gone", async ({ page, context }, testInfo) => {
     const word = wordFor(testInfo, 'ephemera')
     const question = `Where did the ${word} query go?`

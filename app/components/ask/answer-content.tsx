@@ -1,4 +1,4 @@
-import { Form } from '@remix-run/react'
+import { Form, Link } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import type { AskAnswer, Source } from '../../../contracts/ask'
 import { MarkdownView } from '~/components/markdown/markdown-view'
@@ -103,7 +103,11 @@ function SourceCards({ sources }: { sources: Source[] }) {
  * The complete answer: its text with each "[n]" linked to the n-th source below, the note that comes with it (a model
  * that did not answer), the sentences no source supports, the sources, and the feedback, save and download actions.
  */
-export function AnswerContent({ answer, address }: { answer: RenderedAnswer; address: AnswerAddress | null }) {
+/**
+ * An answer with its sources and what can be done with it. `savedNote`: the note of the asker's saved query for this
+ * answer, when they saved it (the save form then shows it, so that saving again does not wipe it).
+ */
+export function AnswerContent({ answer, address, savedNote = null }: { answer: RenderedAnswer; address: AnswerAddress | null; savedNote?: string | null }) {
   const [downloadNote, setDownloadNote] = useState('')
   const unsupported = answer.unsupported ?? []
   const addressFields = address ? <AddressFields address={address} /> : null
@@ -155,9 +159,14 @@ export function AnswerContent({ answer, address }: { answer: RenderedAnswer; add
             <input type="hidden" name="intent" value="favorite" />
             <input type="hidden" name="log_id" value={answer.log_id} />
             {addressFields}
-            <TextField label="Comment for your saved query" name="comment" maxLength={5000} />
-            <Button variant="secondary">Save query</Button>
+            <TextField key={savedNote ?? ''} label="Comment for your saved query" name="comment" maxLength={5000} defaultValue={savedNote ?? undefined} />
+            <Button variant="secondary">{savedNote === null ? 'Save query' : 'Update saved query'}</Button>
           </Form>
+          {savedNote === null ? null : (
+            <p className={layout.muted}>
+              Saved to your queries (<Link to="/saved">Saved queries</Link>).
+            </p>
+          )}
           <p>
             <a
               href={'task' in address ? `/resources/answer.docx?task=${encodeURIComponent(address.task)}` : `/resources/answer.docx?log=${encodeURIComponent(String(address.log))}`}

@@ -12,6 +12,7 @@ import { Button } from '~/components/ui/button'
 import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
+import { listFavorites } from '~/models/query-logs.server'
 import {
   askQuestion,
   FavoriteForm,
@@ -133,35 +134,39 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The thread's turns before the one shown: what it follows on from.
     earlier: answer?.log_id ? turns.filter((turn) => turn.log_id !== null && turn.log_id < answer.log_id!) : turns,
   })
+  // The asker's saved query for the answer shown, if any: its save form shows the note, so saving again keeps it.
+  const favorites = taskId !== null || logParam !== null || threadParam !== null ? listFavorites(api).catch(() => []) : Promise.resolve([])
+  const withNote = async <Payload extends { answer: { log_id?: number | null } | null }>(payload: Payload) =>
+    json({ ...payload, savedNote: (await favorites).find((favorite) => payload.answer?.log_id && favorite.log_id === payload.answer.log_id)?.comment ?? null })
   const none = { ...withEarlier(null), isUnknownTask: false }
   if (taskId !== null) {
-    if (!isTaskId(taskId)) return json({ ...none, taskId, isUnknownTask: true })
+    if (!isTaskId(taskId)) return withNote({ ...none, taskId, isUnknownTask: true })
     if (check === 0) {
       // The page a question's post leads to fetches nothing (SEED.md §4: the first check comes a second later); the
       // thread, read for its earlier turns, already says whether this turn is done.
       const turn = thread?.turns.find((item) => item.task_id === taskId) ?? null
-      return json(withEarlier(turn, { taskId }))
+      return withNote(withEarlier(turn, { taskId }))
     }
     try {
-      return json(withEarlier(await getAnswer(api, taskId), { taskId }))
+      return withNote(withEarlier(await getAnswer(api, taskId), { taskId }))
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return json({ ...none, taskId, isUnknownTask: true })
+      if (error instanceof ApiError && error.status === 404) return withNote({ ...none, taskId, isUnknownTask: true })
       throw error
     }
   }
   if (logParam !== null) {
     const logId = logIdOf(logParam)
-    if (logId === null) return json({ ...none, isUnknownTask: true })
+    if (logId === null) return withNote({ ...none, isUnknownTask: true })
     try {
-      return json(withEarlier(await getAnswerOfLog(api, logId), { logId }))
+      return withNote(withEarlier(await getAnswerOfLog(api, logId), { logId }))
     } catch (error) {
-      if (isMissing(error)) return json({ ...none, isUnknownTask: true })
+      if (isMissing(error)) return withNote({ ...none, isUnknownTask: true })
       throw error
     }
   }
   // A thread by itself: its latest turn is the answer shown.
   const latest = turns.at(-1) ?? null
-  return json(withEarlier(latest, { logId: latest?.log_id ?? null, taskId: null }))
+  return withNote(withEarlier(latest, { logId: latest?.log_id ?? null, taskId: null }))
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -335,7 +340,7 @@ export default function AskRoute() {
   } else if (answer) {
     answerSection = (
       <AnswerSection focusKey={taskId ? `task:${taskId}` : `log:${logId ?? ''}`}>
-        <AnswerContent answer={answer} address={address} />
+        <AnswerContent answer={answer} address={address} savedNote={data.savedNote} />
       </AnswerSection>
     )
   }

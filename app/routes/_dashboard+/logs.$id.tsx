@@ -17,7 +17,7 @@ import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
 import { createDraftFromAnswer } from '~/models/articles.server'
-import { addComment, deleteComment, deleteMainComment, getQueryLog, saveFavorite, setMainComment, updateComment } from '~/models/query-logs.server'
+import { addComment, deleteComment, deleteMainComment, getQueryLog, listFavorites, saveFavorite, setMainComment, updateComment } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { humanize, modeLabel, statusLabel } from '~/utils/labels'
@@ -44,8 +44,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const fail = () => redirectWithToast(request, '/logs', errorToast(FETCH_FAILED))
   if (!logId) return fail()
   try {
-    const log = await getQueryLog(await requireApiSession(request), logId)
-    return json({ log, draftId: readInteger(new URL(request.url).searchParams, 'draft', 0) || null })
+    const api = await requireApiSession(request)
+    // The reader's own saved query of this log, if any: the save form shows its note, so saving again keeps it.
+    const [log, favorites] = await Promise.all([getQueryLog(api, logId), listFavorites(api).catch(() => [])])
+    const savedNote = favorites.find((favorite) => favorite.log_id === logId)?.comment ?? null
+    return json({ log, savedNote, draftId: readInteger(new URL(request.url).searchParams, 'draft', 0) || null })
   } catch (error) {
     if (error instanceof ApiError) return fail()
     throw error
@@ -115,7 +118,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 /** One query log: the answer, its sources (deleted ones marked), feedback, the comments, and what can be made of it. */
 export default function LogRoute() {
-  const { log, draftId } = useLoaderData<typeof loader>() as { log: QueryLog; draftId: number | null }
+  const { log, draftId, savedNote } = useLoaderData<typeof loader>() as { log: QueryLog; draftId: number | null; savedNote: string | null }
   return (
     <>
       <section className={layout.card} aria-labelledby="log-heading">
@@ -258,16 +261,19 @@ export default function LogRoute() {
       <section className={layout.card} aria-labelledby="favorite-heading">
         <h2 id="favorite-heading">Save to my queries</h2>
         <CommentForm
+          key={savedNote ?? ''}
           formId="favorite"
           intent="favorite"
-              schema={LogForms['favorite']}
+          schema={LogForms['favorite']}
           label="Save to my queries"
           fieldLabel="Note for your saved query"
-          submitLabel="Save query"
+          submitLabel={savedNote === null ? 'Save query' : 'Update saved query'}
+          defaultValue={savedNote ?? undefined}
           isRequired={false}
         >
           <p className={layout.muted}>
-            Your saved queries are under <Link to="/saved">Saved queries</Link>.
+            {savedNote === null ? 'Your saved queries are under ' : 'Saved to your queries, under '}
+            <Link to="/saved">Saved queries</Link>.
           </p>
         </CommentForm>
       </section>
