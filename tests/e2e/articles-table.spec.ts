@@ -221,6 +221,32 @@ test.describe('Drafts', () => {
     await expect(page.getByRole('table', { name: 'Drafts' }).getByRole('link', { name: title, exact: true })).toHaveCount(0)
   })
 
+  test('publishes a draft with the edit not yet saved, and refuses an emptied title without losing the content', async ({ page }, testInfo) => {
+    const word = wordFor(testInfo, 'damson')
+    const id = await addDraft(page, `Pruning ${word} trees`, `Prune ${word} trees in late winter.`)
+    await page.goto(`/articles/drafts/${id}`)
+    const edit = page.getByRole('form', { name: 'Edit draft' })
+    const publish = page.getByRole('region', { name: 'Publish' }).getByRole('button', { name: 'Publish this draft' })
+
+    // An emptied title: refused beside the field, the typed content kept, nothing published.
+    await edit.getByLabel('Title').fill('')
+    await edit.getByLabel('Content').fill(`Prune ${word} trees in late winter, before the buds break.`)
+    if (testInfo.project.name === 'js') await edit.getByLabel('Title').evaluate((field) => field.removeAttribute('required'))
+    else await edit.evaluate((form) => form.setAttribute('novalidate', ''))
+    await publish.click()
+    await expect(edit.getByText('Please enter a title')).toBeVisible()
+    await expect(edit.getByLabel('Content')).toHaveValue(`Prune ${word} trees in late winter, before the buds break.`)
+    await expect(page).toHaveURL(new RegExp(`/articles/drafts/${id}$`))
+
+    // A title typed and not saved is published with the draft.
+    await edit.getByLabel('Title').fill(`Pruning ${word} trees in winter`)
+    await publish.click()
+    await expect(page).toHaveURL(/\/articles\/drafts\?task=/)
+    const published = page.getByRole('list', { name: 'Published articles' })
+    await expect(page.getByRole('status').filter({ hasText: /Published \d+ of \d+ drafts/ })).toBeVisible({ timeout: 30_000 })
+    await expect(published.getByRole('link', { name: `Pruning ${word} trees in winter`, exact: true })).toBeVisible()
+  })
+
   test('publishes the ticked drafts and shows the progress', async ({ page }, testInfo) => {
     const word = wordFor(testInfo, 'sugarsnap')
     const titles = [`The ${word} pea harvest`, `Drying ${word} peas`]

@@ -30,6 +30,8 @@ function draftIdOf(params: { id?: string }) {
   return id
 }
 
+const EDIT_FORM_ID = 'edit-draft'
+
 const notFound = () => new Response('This draft does not exist any more: it was published or deleted.', { status: 404 })
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -53,20 +55,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await deleteDraft(api, id)
       return redirectWithToast(request, '/articles/drafts', { summary: 'All Ok', message: 'Draft deleted' })
     }
-    if (intent === 'publish') {
+    // "Publish this draft" submits the edit form (its `publish` button): what is typed there is saved first, so an
+    // edit not yet saved is published, not lost. A post with no title and content (an older page) publishes as saved.
+    const publishes = intent === 'publish' || formData.has('publish')
+    if (!publishes || formData.has('title') || formData.has('content')) {
+      const submission = parseWithZod(formData, { schema: DraftForm })
+      if (submission.status !== 'success') return json({ intent: 'update', result: submission.reply(), error: null }, { status: 400 })
+      try {
+        await updateDraft(api, id, submission.value)
+      } catch (error) {
+        // update_temp_doc is an (E) call: its error body names the fields it refuses.
+        if (error instanceof ApiError && error.status === 400) {
+          return json({ intent: 'update', result: submission.reply({ fieldErrors: error.fieldErrors() }), error: null }, { status: 400 })
+        }
+        throw error
+      }
+    }
+    if (publishes) {
       const started = await publishDrafts(api, [id])
       return redirectWithToast(request, `/articles/drafts?task=${encodeURIComponent(started.task_id ?? '')}`, { summary: 'All Ok', message: 'Publishing started' })
-    }
-    const submission = parseWithZod(formData, { schema: DraftForm })
-    if (submission.status !== 'success') return json({ intent: 'update', result: submission.reply(), error: null }, { status: 400 })
-    try {
-      await updateDraft(api, id, submission.value)
-    } catch (error) {
-      // update_temp_doc is an (E) call: its error body names the fields it refuses.
-      if (error instanceof ApiError && error.status === 400) {
-        return json({ intent: 'update', result: submission.reply({ fieldErrors: error.fieldErrors() }), error: null }, { status: 400 })
-      }
-      throw error
     }
     return redirectWithToast(request, `/articles/drafts/${id}`, { summary: 'All Ok', message: 'Draft updated' })
   } catch (error) {
@@ -104,13 +111,11 @@ export default function DraftRoute() {
 
       <section className={layout.card} aria-labelledby="draft-publish-heading">
         <h2 id="draft-publish-heading">Publish</h2>
-        <p className={layout.muted}>Publishing indexes the draft so that answers can use it.</p>
-        <Form method="post" aria-labelledby="draft-publish-heading">
-          <input type="hidden" name="intent" value="publish" />
-          <Button variant="secondary" isDisabled={isBusy}>
-            Publish this draft
-          </Button>
-        </Form>
+        <p className={layout.muted}>Publishing saves the title and content above and indexes the draft so that answers can use it.</p>
+        {/* A button of the edit form, so that an edit not yet saved is published with it. */}
+        <Button variant="secondary" isDisabled={isBusy} form={EDIT_FORM_ID} name="publish" value="1">
+          Publish this draft
+        </Button>
       </section>
 
       <section className={layout.card} aria-labelledby="draft-delete-heading">
@@ -140,7 +145,7 @@ function DraftEditForm({ draft }: { draft: { title: string; content: string } })
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
-    id: 'edit-draft',
+    id: EDIT_FORM_ID,
     lastResult: actionData?.intent === 'update' ? (actionData.result ?? undefined) : undefined,
     constraint: getZodConstraint(DraftForm),
     defaultNoValidate: false,
