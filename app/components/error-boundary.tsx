@@ -10,7 +10,8 @@ export function describeError(error: unknown): string {
     const data = error.data as unknown
     const message =
       typeof data === 'string' ? data : data && typeof data === 'object' && 'message' in data && typeof data.message === 'string' ? data.message : ''
-    return `${error.status} ${error.statusText}${message ? `: ${message}` : ''}`
+    // A response thrown by a loader has no status text: "404: …", not "404 : …".
+    return `${[error.status, error.statusText].filter(Boolean).join(' ')}${message ? `: ${message}` : ''}`
   }
   if (error instanceof Error) return error.message || error.name
   if (typeof error === 'string') return error

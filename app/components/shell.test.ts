@@ -73,6 +73,9 @@ describe('error boundary', () => {
     expect(container.querySelector('h1')?.textContent).toBe('Not found')
     expect(container.textContent).toContain('There is no page at this address.')
     expect(container.querySelector('[data-testid="error-text"]')?.textContent).toBe('404 Not Found: There is no page at this address.')
+    // A response a loader throws has no status text.
+    render(createElement(ErrorDetails, { error: { ...response, statusText: '' }, headingLevel: 1 }))
+    expect(container.querySelector('[data-testid="error-text"]')?.textContent).toBe('404: There is no page at this address.')
   })
 
   it('names each kind of failure, with what to do, and keeps SEED’s heading for the rest', () => {
@@ -108,6 +111,10 @@ describe('toast', () => {
     expect(region?.textContent).toContain('Feedback sent')
     expect(region?.textContent).toContain('Thank you for your feedback! It helps us improve.')
     expect(region?.querySelector('[data-severity="success"]')).not.toBeNull()
+    expect(region?.querySelector('strong')?.textContent).toBe('Success: Feedback sent')
+    // A summary that is its kind is said once.
+    render(createElement(ToastMessage, { toast: { ...feedback, summary: 'Success', message: 'User created' } }))
+    expect(container.querySelector('[role="status"] strong')?.textContent).toBe('Success')
   })
 
   it('goes away after its life of 2000 ms, and a download’s after 4000 ms', () => {

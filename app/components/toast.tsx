@@ -48,6 +48,7 @@ function ToastItem({ toast, canDismiss, onDone }: { toast: Toast; canDismiss: bo
     }
   }, [isPaused])
 
+  const kind = SEVERITY_LABEL[toast.severity] ?? 'Notice'
   return (
     <div
       className={styles.toast}
@@ -59,7 +60,8 @@ function ToastItem({ toast, canDismiss, onDone }: { toast: Toast; canDismiss: bo
     >
       <div className={styles.text}>
         <strong className={styles.summary}>
-          <span className="visually-hidden">{SEVERITY_LABEL[toast.severity] ?? 'Notice'}: </span>
+          {/* Said once: a summary that names its kind ("Success") needs no label before it. */}
+          {toast.summary === kind ? null : <span className="visually-hidden">{kind}: </span>}
           {toast.summary}
         </strong>
         <span className={styles.message}>{toast.message}</span>

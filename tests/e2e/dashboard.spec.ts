@@ -33,6 +33,8 @@ test.describe('Dashboard', () => {
     await expect(page.getByRole('alert')).toContainText('deleted or moved')
     await expect(page.getByRole('link', { name: 'Back to Ask' })).toBeVisible()
     await expect(page.getByText('Something went wrong.')).toHaveCount(0)
+    // The details say the status once, without an empty status text ("404 : …").
+    expect(await page.getByTestId('error-text').textContent()).toMatch(/^404(?: Not Found)?(?:: |$)/)
   })
 
   test('never sends the API key to the browser', async ({ page }) => {
