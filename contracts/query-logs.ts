@@ -6,7 +6,8 @@ import { ColumnFilter, filtersParamOf } from './article-filters'
 
 export const PAGE_SIZE_LOGS = 50
 
-export const LogStatusFilter = z.enum(['all', 'liked', 'disliked', 'no feedback', 'commented', 'blocked', 'failed'])
+// PRODUCT.md's filter, and the questions the knowledge base had no answer for: what editors look for to add articles.
+export const LogStatusFilter = z.enum(['all', 'liked', 'disliked', 'no feedback', 'commented', 'not found', 'blocked', 'failed'])
 
 /** Filterable columns of the logs table and the kind of each. */
 export const LOG_FILTER_COLUMNS = { command: 'text', answer: 'text', username: 'text', id: 'numeric', duration_ms: 'numeric', timestamp: 'date' } as const

@@ -199,6 +199,24 @@ test.describe('Logs', () => {
     await page.goto(logUrl)
   })
 
+  test('lists the questions the knowledge base had no answer for under "No answer found"', async ({ page }, testInfo) => {
+    const word = wordFor(testInfo, 'marzipan')
+    const unanswered = `What is the ${word} recipe for a lemon drizzle cake?`
+    await ask(page, unanswered)
+    await ask(page, 'How do I add an article?')
+    await page.goto('/logs')
+    await whenHydrated(page.getByLabel('Status', { exact: true }), testInfo)
+    await page.getByLabel('Status', { exact: true }).selectOption({ label: 'No answer found' })
+    if (testInfo.project.name === 'no-js') await page.getByRole('form', { name: 'Filter logs' }).getByRole('button', { name: 'Filter' }).click()
+    await expect(page).toHaveURL(/[?&]status=not(\+|%20)found/)
+    const logs = page.getByRole('table', { name: 'Query logs' })
+    await expect(logs.getByRole('link', { name: unanswered, exact: true })).toBeVisible()
+    // Only those: no answered log among them.
+    await expect(logs.locator('tbody')).not.toContainText('Answered')
+    await page.goto('/logs')
+    await expect(page.getByRole('table', { name: 'Query logs' }).locator('tbody')).toContainText('Answered')
+  })
+
   test('refuses a blank comment with the reason beside the field', async ({ page }, testInfo) => {
     const question = `Can a ${wordFor(testInfo, 'blankness')} comment be empty?`
     await ask(page, question)

@@ -7,6 +7,7 @@ export const LOG_STATUS_LABELS: Record<LogStatusFilter, string> = {
   disliked: 'Disliked',
   'no feedback': 'No feedback',
   commented: 'Commented',
+  'not found': 'No answer found',
   blocked: 'Blocked',
   failed: 'Failed',
 }

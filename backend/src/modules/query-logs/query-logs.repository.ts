@@ -145,6 +145,7 @@ const STATUS_CONDITIONS = {
   disliked: `l.feedback = 'dislike'`,
   'no feedback': 'l.feedback IS NULL',
   commented: `((l.comment IS NOT NULL AND l.comment <> '') OR EXISTS (SELECT 1 FROM query_log_comments c WHERE c.log_id = l.id))`,
+  'not found': `l.status = 'not_found'`,
   blocked: `l.status = 'blocked'`,
   failed: `l.status = 'failed'`,
 } as const

@@ -26,6 +26,10 @@ forEachStorage('query logs, feedback, comments and saved queries', ({ server }) 
     const disliked = await server().call('/query_logs?status=disliked')
     expect(disliked.body.result.map((log: { id: number }) => log.id)).not.toContain(logId)
     expect((await server().call('/query_logs?status=happy')).status).toBe(400)
+    // The questions the knowledge base had no answer for.
+    const unanswered = await server().call('/ask_qa', { method: 'POST', body: { command: 'What is the recipe for lemon drizzle cake?' } })
+    const notFound = (await server().call('/query_logs?status=not%20found')).body.result.map((log: { id: number }) => log.id)
+    expect([notFound.includes(unanswered.body.log_id), notFound.includes(logId)]).toEqual([true, false])
   })
 
   it('adds, updates and deletes the main comment and the comment list, answering the changed log', async () => {
