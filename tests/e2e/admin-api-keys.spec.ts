@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { callWithKey, whenHydrated } from './support/backend'
+import { BACKEND_URL, backendSession, callWithKey, whenHydrated } from './support/backend'
 import { choose } from './support/select'
 
 test.describe('API keys', () => {
@@ -52,5 +52,28 @@ test.describe('API keys', () => {
     await page.getByRole('button', { name: 'Create key' }).click()
     await expect(page.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true')
     await expect(page.getByTestId('new-api-key')).toHaveCount(0)
+  })
+
+  test('a refused key keeps its role and organisation, and says what is wrong in the form’s words', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    // An organisation besides the first, so keeping the choice shows.
+    const organisation = `Keys ${testInfo.project.name} ${Date.now().toString(36)}`
+    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+    const created = await page.request.post(`${BACKEND_URL}/admin/organizations`, { headers: admin.headers, data: { name: organisation } })
+    expect(created.status()).toBe(200)
+    const organisationId = String((await created.json()).organization.id)
+
+    await page.goto('/api-keys')
+    await whenHydrated(page.getByRole('button', { name: 'Create key' }), testInfo)
+    await page.getByLabel('Name', { exact: true }).fill('   ')
+    await choose(page, 'Role', 'Editor', isJs)
+    await choose(page, 'Organisation', organisation, isJs)
+    await page.getByRole('button', { name: 'Create key' }).click()
+
+    await expect(page.getByRole('alert').filter({ hasText: /is required/ })).toHaveText('Name is required')
+    // The posted values: a native select without scripts, the select's hidden input with them.
+    const form = page.getByRole('form', { name: 'Create a key' })
+    await expect(form.locator('[name="role"]')).toHaveValue('editor')
+    await expect(form.locator('[name="organization_id"]')).toHaveValue(organisationId)
   })
 })

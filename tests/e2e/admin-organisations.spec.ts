@@ -84,6 +84,31 @@ test.describe('Organisations', () => {
     await expect(page.getByRole('table', { name: 'Organisations' })).toContainText(name)
   })
 
+  test('a refused group or new name keeps what was typed and chosen', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    const other = uniqueName('Elsewhere', testInfo.project.name)
+    await createOrganisation(page, other, testInfo)
+    const name = uniqueName('Keeping', testInfo.project.name)
+    await createOrganisation(page, name, testInfo)
+    await whenHydrated(page.getByRole('button', { name: 'Create group' }), testInfo)
+
+    // A role group's name is taken: the name and the role chosen stay.
+    await page.getByLabel('Group name', { exact: true }).fill('Editors')
+    await choose(page, 'Role', 'Editor', isJs)
+    await page.getByRole('button', { name: 'Create group' }).click()
+    await expect(page.getByRole('form', { name: 'Create a group' }).getByRole('alert')).toBeVisible()
+    await expect(page.getByLabel('Group name', { exact: true })).toHaveValue('Editors')
+    await expect(page.getByRole('form', { name: 'Create a group' }).locator('[name="role"]')).toHaveValue('editor')
+
+    // Another organisation's name: the box keeps the name typed, not the saved one.
+    await whenHydrated(page.getByRole('button', { name: 'Rename' }), testInfo)
+    await page.getByLabel('Organisation name', { exact: true }).fill(other)
+    await page.getByRole('button', { name: 'Rename' }).click()
+    await expect(page.getByRole('form', { name: 'Rename the organisation' }).getByRole('alert')).toBeVisible()
+    await expect(page.getByLabel('Organisation name', { exact: true })).toHaveValue(other)
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible()
+  })
+
   test('says beside the field that the name is taken', async ({ page }, testInfo) => {
     const name = uniqueName('Twin', testInfo.project.name)
     await createOrganisation(page, name, testInfo)

@@ -36,6 +36,18 @@ test.describe('Articles and drafts', () => {
     await page.getByRole('button', { name: 'Save draft' }).click()
     await expect(page.getByText('Please enter the content')).toBeVisible()
     await expect(page).toHaveURL(/\/articles\/new$/)
+    // Refused, nothing typed is lost.
+    await expect(page.getByLabel('Title')).toHaveValue('Only a title')
+  })
+
+  test('deleting by a title no article has says so beside the field and keeps the title', async ({ page }, testInfo) => {
+    const title = `No article is called this ${testInfo.project.name} ${Date.now().toString(36)}`
+    await page.goto('/articles')
+    await page.getByLabel('Title to delete').fill(title)
+    await page.getByLabel('Yes, delete every article with this title').check()
+    await page.getByRole('button', { name: 'Delete by title' }).click()
+    await expect(page.getByLabel('Title to delete')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByLabel('Title to delete')).toHaveValue(title)
   })
 
   test('sorts and pages the articles table through the URL', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, startFixtureSite, type FixtureSite } from '../fixtures/fixture-site'
 import { makeSampleDocx, makeSamplePdf } from '../fixtures/sample-files'
+import { whenHydrated } from './support/backend'
 
 test.describe('Import', () => {
   test('an uploaded Markdown file becomes a draft, with its result on the progress page', async ({ page }, testInfo) => {
@@ -48,7 +49,52 @@ test.describe('Import', () => {
     await page.goto('/articles/import')
     await page.getByLabel('Video address').fill('https://vimeo.com/123456')
     await page.getByRole('button', { name: 'Import transcript' }).click()
-    await expect(page.getByRole('alert').filter({ hasText: 'url is not a YouTube video address' })).toBeVisible()
+    // In the form's words, not the API's field name; the address stays to be corrected.
+    await expect(page.getByRole('alert').filter({ hasText: 'Video address is not a YouTube video address' })).toBeVisible()
+    await expect(page.getByLabel('Video address')).toHaveValue('https://vimeo.com/123456')
+  })
+
+  test('refuses a depth and a number of pages over the limits the page states, both at once, keeping what was typed', async ({ page }, testInfo) => {
+    await page.goto('/articles/import')
+    await whenHydrated(page.getByRole('button', { name: 'Start crawl' }), testInfo)
+    await expect(page.getByText('At most 500 pages and 5 links deep.')).toBeVisible()
+    await page.getByLabel('Start address').fill('https://example.com/docs')
+    await page.getByLabel('Depth').fill('10')
+    await page.getByLabel('Maximum pages').fill('5000')
+    await page.getByLabel('Exclusion patterns').fill('/blog\n/tag')
+    await page.getByRole('button', { name: 'Start crawl' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Depth is at most 5 links' })).toBeVisible()
+    await expect(page.getByRole('alert').filter({ hasText: 'At most 500 pages' })).toBeVisible()
+    await expect(page.getByLabel('Depth')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByLabel('Maximum pages')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByLabel('Start address')).toHaveValue('https://example.com/docs')
+    await expect(page.getByLabel('Exclusion patterns')).toHaveValue('/blog\n/tag')
+    await expect(page.getByLabel('Depth')).toHaveValue('10')
+  })
+
+  test('a crawl the backend refuses keeps the start address and exclusion patterns', async ({ page }, testInfo) => {
+    await page.goto('/articles/import')
+    await whenHydrated(page.getByRole('button', { name: 'Start crawl' }), testInfo)
+    await page.getByLabel('Start address').fill('http://10.11.12.13/intranet')
+    await page.getByLabel('Exclusion patterns').fill('/blog\n/tag')
+    await page.getByRole('button', { name: 'Start crawl' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: '10.11.12.13 is a private address' })).toBeVisible()
+    await expect(page.getByLabel('Start address')).toHaveValue('http://10.11.12.13/intranet')
+    await expect(page.getByLabel('Exclusion patterns')).toHaveValue('/blog\n/tag')
+  })
+
+  test('a refused upload keeps its CSV columns, in their open section', async ({ page }, testInfo) => {
+    await page.goto('/articles/import')
+    await whenHydrated(page.getByRole('button', { name: 'Upload', exact: true }), testInfo)
+    await page.getByLabel('Files', { exact: true }).setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0]) })
+    await page.getByText('CSV columns').click()
+    await page.getByLabel('Title column').fill('name')
+    await page.getByLabel('Content column').fill('body')
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await expect(page.getByLabel('Files', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByLabel('Title column')).toBeVisible()
+    await expect(page.getByLabel('Title column')).toHaveValue('name')
+    await expect(page.getByLabel('Content column')).toHaveValue('body')
   })
 })
 

@@ -9,9 +9,13 @@ interface ConformField {
   errors?: string[]
 }
 
-/** name, id, defaultValue (what was posted, or the stored value) and errors of a conform field, for <TextField>. */
-export function fieldProps(field: ConformField) {
-  return { name: field.name, id: field.id, defaultValue: typeof field.initialValue === 'string' ? field.initialValue : '', errors: field.errors }
+/**
+ * name, id, defaultValue and errors of a conform field, for <TextField> or <Select>. The value is what was posted when
+ * the form comes back refused (conform keeps it as the field's initial value), else `stored`: a refusal never wipes
+ * what was typed or chosen, with scripts or without.
+ */
+export function fieldProps(field: ConformField, stored = '') {
+  return { name: field.name, id: field.id, defaultValue: typeof field.initialValue === 'string' ? field.initialValue : stored, errors: field.errors }
 }
 
 interface TextFieldProps {

@@ -24,6 +24,7 @@ import { screenMeta } from '~/sponsors/meta'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { badForm, readFormData, unknownIntent } from '~/utils/form.server'
+import { fieldErrorsInFormWords, formatErrorInFormWords } from '~/utils/form-words'
 import { ROLE_LABELS, ROLE_OPTIONS } from '~/utils/role-labels'
 import { redirectWithToast } from '~/utils/session.server'
 
@@ -35,6 +36,10 @@ const CreateKeyForm = z.object({
   role: Role,
   organization_id: z.number({ error: 'Please choose an organisation' }).int().positive(),
 })
+
+/** The form's labels: the contract's messages name fields as the API does ('name is required'). */
+const CREATE_KEY_LABELS = { name: 'Name', role: 'Role', organization_id: 'Organisation' } as const
+const parseCreateKeyForm = (formData: FormData) => parseWithZod(formData, { schema: CreateKeyForm, formatError: formatErrorInFormWords(CREATE_KEY_LABELS) })
 
 const RevokeKeyForm = z.object({ intent: z.literal('revoke'), id: z.coerce.number().int().positive().max(2_147_483_647) })
 
@@ -75,7 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   }
   if (intent !== 'create') throw unknownIntent(intent)
-  const submission = parseWithZod(formData, { schema: CreateKeyForm })
+  const submission = parseCreateKeyForm(formData)
   if (submission.status !== 'success') return json({ result: submission.reply(), created: null }, { status: 400 })
   try {
     const { intent: _intent, ...key } = submission.value
@@ -84,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ result: submission.reply({ resetForm: true }), created: { name: created.name, key: created.key } })
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error
-    const fieldErrors = toConformErrors(error.fieldErrors())
+    const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), CREATE_KEY_LABELS)
     return json({ result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }), created: null }, { status: error.status })
   }
 }
@@ -100,7 +105,7 @@ export default function ApiKeysRoute() {
     defaultNoValidate: false,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateKeyForm }),
+    onValidate: ({ formData }) => parseCreateKeyForm(formData),
   })
   const created = actionData?.created
   const isBusy = navigation.state === 'submitting'
@@ -177,15 +182,12 @@ export default function ApiKeysRoute() {
         <Form method="post" {...getFormProps(form)} aria-labelledby="create-key-heading">
           <FormErrors id={form.errorId} errors={form.errors} />
           <div className={styles.grid}>
-            <TextField label="Name" {...fieldProps(fields.name)} isRequired maxLength={100} description="Say which program uses it." />
-            <Select label="Role" name={fields.role.name} id={fields.role.id} options={ROLE_OPTIONS} defaultValue="user" errors={fields.role.errors} description="Give it no more than it needs." />
+            <TextField label={CREATE_KEY_LABELS.name} {...fieldProps(fields.name)} isRequired maxLength={100} description="Say which program uses it." />
+            <Select label={CREATE_KEY_LABELS.role} {...fieldProps(fields.role, 'user')} options={ROLE_OPTIONS} description="Give it no more than it needs." />
             <Select
-              label="Organisation"
-              name={fields.organization_id.name}
-              id={fields.organization_id.id}
+              label={CREATE_KEY_LABELS.organization_id}
+              {...fieldProps(fields.organization_id, organizations[0] ? String(organizations[0].id) : '')}
               options={organizations.map((organization) => ({ value: String(organization.id), label: organization.name }))}
-              defaultValue={organizations[0] ? String(organizations[0].id) : ''}
-              errors={fields.organization_id.errors}
             />
           </div>
           <Button name="intent" value="create" isDisabled={isBusy}>

@@ -14,7 +14,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { Button } from '~/components/ui/button'
 import * as controls from '~/components/ui/controls.css'
-import { TextField } from '~/components/ui/text-field'
+import { fieldProps, TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
 import { deleteArticlesByTitle, listArticles } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
@@ -203,7 +203,7 @@ function DeleteByTitle() {
       <h2 id="delete-by-title-heading">Delete by title</h2>
       <p className={layout.muted}>Deletes every published article with this title (case does not matter). Their sources in the logs are marked deleted.</p>
       <Form method="post" {...getFormProps(form)} aria-labelledby="delete-by-title-heading">
-        <TextField label="Title to delete" name={fields.title.name} id={fields.title.id} errors={fields.title.errors} isRequired maxLength={500} />
+        <TextField label="Title to delete" {...fieldProps(fields.title)} isRequired maxLength={500} />
         <p className={controls.field}>
           <label>
             <input {...getInputProps(fields.confirm, { type: 'checkbox' })} key={fields.confirm.key} required /> Yes, delete every article with this title

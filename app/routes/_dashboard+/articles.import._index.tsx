@@ -13,14 +13,16 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { z } from 'zod'
 import type { IngestLimits } from '../../../contracts/ingest'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { toConformErrors } from '~/components/settings/form-errors'
 import * as controls from '~/components/ui/controls.css'
 import { Button } from '~/components/ui/button'
-import { TextField } from '~/components/ui/text-field'
+import { fieldProps, TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
 import { getIngestLimits, importYoutubeVideo, startCrawl, uploadFiles } from '~/models/ingest.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { readFormData, unknownIntent } from '~/utils/form.server'
+import { fieldErrorsInFormWords, inFormWords } from '~/utils/form-words'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 
@@ -34,21 +36,41 @@ const UploadForm = z.object({
   csv_content_column: z.string().trim().max(200).optional(),
 })
 
-const CrawlForm = z.object({
-  intent: z.literal('crawl'),
-  start_url: z
-    .string({ error: 'Please enter the address to start from' })
-    .trim()
-    .refine((value) => /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), 'Please enter an http or https address'),
-  max_depth: z.number({ error: 'Please enter a depth' }).int('A whole number, please').min(0, 'At least 0').max(20, 'At most 20'),
-  max_pages: z.number({ error: 'Please enter a number of pages' }).int('A whole number, please').min(1, 'At least 1').max(10_000, 'At most 10000'),
-  exclude_patterns: z.string().max(10_000).optional(),
-})
+/**
+ * The crawl form, within the backend's configured limits (GET /admin/ingest_limits): a depth and a number of pages
+ * over them are both said at once, beside their fields, before the backend is asked.
+ */
+function crawlFormWithin(limits: Pick<IngestLimits, 'max_crawl_depth' | 'max_crawl_pages'>) {
+  return z.object({
+    intent: z.literal('crawl'),
+    start_url: z
+      .string({ error: 'Please enter the address to start from' })
+      .trim()
+      .refine((value) => /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), 'Please enter an http or https address'),
+    max_depth: z
+      .number({ error: 'Please enter a depth' })
+      .int('A whole number, please')
+      .min(0, 'At least 0')
+      .max(limits.max_crawl_depth, `Depth is at most ${limits.max_crawl_depth} links`),
+    max_pages: z
+      .number({ error: 'Please enter a number of pages' })
+      .int('A whole number, please')
+      .min(1, 'At least 1')
+      .max(limits.max_crawl_pages, `At most ${limits.max_crawl_pages} pages`),
+    exclude_patterns: z.string().max(10_000).optional(),
+  })
+}
+
+/** The crawl form's labels, for the backend's messages that name its fields. */
+const CRAWL_LABELS = { start_url: 'Start address', max_depth: 'Depth', max_pages: 'Maximum pages', exclude_patterns: 'Exclusion patterns' } as const
 
 const YoutubeForm = z.object({
   intent: z.literal('youtube'),
   url: z.string({ error: 'Please enter a YouTube video address' }).trim().min(1, 'Please enter a YouTube video address').max(2000),
 })
+
+/** The YouTube form's label, for the backend's messages that name its field. */
+const YOUTUBE_LABELS = { url: 'Video address' } as const
 
 type Intent = 'upload' | 'crawl' | 'youtube'
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> }
@@ -110,12 +132,15 @@ export async function action({ request }: ActionFunctionArgs) {
       const message = progress.status === 'finished' ? progress.message : 'Files received: reading them now'
       return redirectWithToast(request, `/articles/import/${progress.task_id}`, { summary: progress.success ? 'All Ok' : 'Something went wrong', severity: progress.success ? 'success' : 'warn', message })
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return refuse('upload', 'files', error.message)
+      // The refusal goes back with what was typed (the CSV columns); only the files cannot be sent back.
+      if (error instanceof ApiError && error.status < 500) {
+        return json<ActionData>({ intent, result: submission.reply({ fieldErrors: { files: [error.message] }, hideFields: ['files'] }) }, { status: 400 })
+      }
       throw error
     }
   }
   if (intent === 'crawl') {
-    const submission = parseWithZod(formData, { schema: CrawlForm })
+    const submission = parseWithZod(formData, { schema: crawlFormWithin(await getIngestLimits(api)) })
     if (submission.status !== 'success') return json<ActionData>({ intent, result: submission.reply() }, { status: 400 })
     const { start_url, max_depth, max_pages, exclude_patterns } = submission.value
     try {
@@ -124,7 +149,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(request, `/articles/import/${progress.task_id}`, { summary: 'All Ok', message: 'Crawl started' })
     } catch (error) {
       if (error instanceof ApiError && error.status === 400) {
-        const fieldErrors = error.fieldErrors()
+        const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), CRAWL_LABELS)
         return json<ActionData>({ intent, result: submission.reply(Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] }) }, { status: 400 })
       }
       throw error
@@ -139,7 +164,7 @@ export async function action({ request }: ActionFunctionArgs) {
     } catch (error) {
       // A video without a transcript (404) or an unreachable transcript service (502) is said beside the field.
       if (error instanceof ApiError && error.status !== 401 && error.status !== 403) {
-        return json<ActionData>({ intent, result: submission.reply({ fieldErrors: { url: [error.message] } }) }, { status: 400 })
+        return json<ActionData>({ intent, result: submission.reply({ fieldErrors: { url: [inFormWords(error.message, YOUTUBE_LABELS)] } }) }, { status: 400 })
       }
       throw error
     }
@@ -154,6 +179,7 @@ export default function ImportRoute() {
   const lastResultFor = (intent: Intent) => (actionData && 'intent' in actionData && actionData.intent === intent ? actionData.result : undefined)
   const busyWith = navigation.state === 'submitting' ? navigation.formData?.get('intent') : undefined
   const formOptions = { shouldValidate: 'onBlur', shouldRevalidate: 'onInput' } as const
+  const CrawlForm = crawlFormWithin(limits)
 
   const [uploadForm, uploadFields] = useForm({
     id: 'upload',
@@ -178,6 +204,8 @@ export default function ImportRoute() {
     ...formOptions,
   })
   const filesErrorId = `${uploadFields.files.id}-error`
+  const csvTitleColumn = fieldProps(uploadFields.csv_title_column)
+  const csvContentColumn = fieldProps(uploadFields.csv_content_column)
 
   return (
     <>
@@ -219,11 +247,12 @@ export default function ImportRoute() {
               </p>
             ) : null}
           </div>
-          <details>
+          {/* Open again when a refused upload comes back with columns typed in it. */}
+          <details open={Boolean(csvTitleColumn.defaultValue || csvContentColumn.defaultValue) || undefined}>
             <summary>CSV columns</summary>
             <p className={layout.muted}>By default the title and content columns are found by their headers (title, name, question… and content, body, text, answer…).</p>
-            <TextField label="Title column" name={uploadFields.csv_title_column.name} id={uploadFields.csv_title_column.id} errors={uploadFields.csv_title_column.errors} />
-            <TextField label="Content column" name={uploadFields.csv_content_column.name} id={uploadFields.csv_content_column.id} errors={uploadFields.csv_content_column.errors} />
+            <TextField label="Title column" {...csvTitleColumn} />
+            <TextField label="Content column" {...csvContentColumn} />
           </details>
           <Button isDisabled={busyWith === 'upload'}>{busyWith === 'upload' ? 'Uploading…' : 'Upload'}</Button>
         </Form>
@@ -242,31 +271,23 @@ export default function ImportRoute() {
               {crawlForm.errors.join(' ')}
             </p>
           ) : null}
-          <TextField label="Start address" name={crawlFields.start_url.name} id={crawlFields.start_url.id} errors={crawlFields.start_url.errors} type="url" isRequired />
+          <TextField label={CRAWL_LABELS.start_url} {...fieldProps(crawlFields.start_url)} type="url" isRequired />
           <TextField
-            label="Depth"
-            name={crawlFields.max_depth.name}
-            id={crawlFields.max_depth.id}
-            errors={crawlFields.max_depth.errors}
-            defaultValue={crawlFields.max_depth.initialValue}
+            label={CRAWL_LABELS.max_depth}
+            {...fieldProps(crawlFields.max_depth)}
             description="Links to follow from the start page (0: the start page only)."
             type="number"
             isRequired
           />
           <TextField
-            label="Maximum pages"
-            name={crawlFields.max_pages.name}
-            id={crawlFields.max_pages.id}
-            errors={crawlFields.max_pages.errors}
-            defaultValue={crawlFields.max_pages.initialValue}
+            label={CRAWL_LABELS.max_pages}
+            {...fieldProps(crawlFields.max_pages)}
             type="number"
             isRequired
           />
           <TextField
-            label="Exclusion patterns"
-            name={crawlFields.exclude_patterns.name}
-            id={crawlFields.exclude_patterns.id}
-            errors={crawlFields.exclude_patterns.errors}
+            label={CRAWL_LABELS.exclude_patterns}
+            {...fieldProps(crawlFields.exclude_patterns)}
             description="One per line. * matches anything; without *, a pattern matches anywhere in the path (/blog/tag excludes /blog/tag/…)."
             isMultiline
             rows={3}
@@ -280,7 +301,7 @@ export default function ImportRoute() {
         <p className={layout.muted}>The video’s transcript becomes a draft, with the video’s address as its source.</p>
         <Form method="post" {...getFormProps(youtubeForm)}>
           <input type="hidden" name="intent" value="youtube" />
-          <TextField label="Video address" name={youtubeFields.url.name} id={youtubeFields.url.id} errors={youtubeFields.url.errors} type="url" isRequired />
+          <TextField label={YOUTUBE_LABELS.url} {...fieldProps(youtubeFields.url)} type="url" isRequired />
           <Button isDisabled={busyWith === 'youtube'}>{busyWith === 'youtube' ? 'Importing…' : 'Import transcript'}</Button>
         </Form>
       </section>

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Button } from '~/components/ui/button'
-import { TextField } from '~/components/ui/text-field'
+import { fieldProps, TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
 import { createDraft } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
@@ -52,12 +52,10 @@ export default function NewArticleRoute() {
       <h1 id="new-article-heading">Add article</h1>
       <p className={layout.muted}>A new article is saved as a draft. Publish it from Drafts to use it in answers.</p>
       <Form method="post" {...getFormProps(form)}>
-        <TextField label="Title" name={fields.title.name} id={fields.title.id} errors={fields.title.errors} isRequired maxLength={500} />
+        <TextField label="Title" {...fieldProps(fields.title)} isRequired maxLength={500} />
         <TextField
           label="Content"
-          name={fields.content.name}
-          id={fields.content.id}
-          errors={fields.content.errors}
+          {...fieldProps(fields.content)}
           description="Markdown is welcome: headings, lists and paragraphs become separate passages."
           isRequired
           isMultiline

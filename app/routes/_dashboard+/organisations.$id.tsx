@@ -46,11 +46,26 @@ const OrganisationForms = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('delete-group'), group_id: GroupId }),
 ])
 
-/** What the page shows after a refused form: which form (by intent and group), and the reason in words. */
+/** What the page shows after a refused form: which form (by intent and group), the reason in words and what was typed in it. */
 interface Refusal {
   intent: string
   groupId: number | null
   message: string
+  values: TypedValues
+}
+
+/** The fields a person types or chooses in this page's forms, as posted. */
+interface TypedValues {
+  name?: string
+  role?: string
+}
+
+function typedValuesOf(formData: FormData): TypedValues {
+  const text = (field: string) => {
+    const value = formData.get(field)
+    return typeof value === 'string' ? value : undefined
+  }
+  return { name: text('name'), role: text('role') }
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -84,7 +99,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     if (issue.path[0] === 'group_id') throw badForm('This form names no group of this organisation.')
-    return json({ refusal: { intent: String(intent), groupId: groupIdOf(formData.get('group_id')), message: issue.message } satisfies Refusal }, { status: 400 })
+    return json(
+      { refusal: { intent: String(intent), groupId: groupIdOf(formData.get('group_id')), message: issue.message, values: typedValuesOf(formData) } satisfies Refusal },
+      { status: 400 },
+    )
   }
   const form = parsed.data
   const here = `/organisations/${id}`
@@ -105,7 +123,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // A refusal (a taken name, an organisation or group that still holds something) is said beside its form.
     if (!(error instanceof ApiError) || error.status >= 500) throw error
     const groupId = 'group_id' in form ? form.group_id : null
-    return json({ refusal: { intent: form.intent, groupId, message: error.message } satisfies Refusal }, { status: error.status })
+    return json({ refusal: { intent: form.intent, groupId, message: error.message, values: typedValuesOf(formData) } satisfies Refusal }, { status: error.status })
   }
 }
 
@@ -114,8 +132,11 @@ export default function OrganisationRoute() {
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const refusal = navigation.state === 'idle' ? actionData?.refusal : undefined
+  const isRefused = (intent: string, groupId: number | null = null) => refusal?.intent === intent && refusal.groupId === groupId
+  /** What a refused form comes back with, so nothing typed is lost; the saved values otherwise. */
+  const typed = (intent: string, groupId: number | null = null): TypedValues => (isRefused(intent, groupId) ? refusal!.values : {})
   const refusalFor = (intent: string, groupId: number | null = null) =>
-    refusal && refusal.intent === intent && refusal.groupId === groupId ? (
+    refusal && isRefused(intent, groupId) ? (
       <p role="alert" className={styles.formError}>
         {refusal.intent === 'delete' ? <strong>Not deleted. </strong> : null}
         {refusal.message}
@@ -131,7 +152,7 @@ export default function OrganisationRoute() {
         <h1 id="organisation-heading">{organization.name}</h1>
         <Form method="post" aria-label="Rename the organisation">
           {refusalFor('rename')}
-          <TextField label="Organisation name" name="name" id="organisation-name" defaultValue={organization.name} isRequired maxLength={100} />
+          <TextField label="Organisation name" name="name" id="organisation-name" defaultValue={typed('rename').name ?? organization.name} isRequired maxLength={100} />
           <Button name="intent" value="rename" isDisabled={isBusy}>
             Rename
           </Button>
@@ -158,11 +179,11 @@ export default function OrganisationRoute() {
                       <input type="hidden" name="group_id" value={group.id} />
                       <label>
                         <span className={controls.label}>Name </span>
-                        <input name="name" defaultValue={group.name} required maxLength={100} aria-label={`Name of group ${group.name}`} className={table.control} />
+                        <input name="name" defaultValue={typed('update-group', group.id).name ?? group.name} required maxLength={100} aria-label={`Name of group ${group.name}`} className={table.control} />
                       </label>
                       <label>
                         <span className={controls.label}>Role </span>
-                        <select name="role" defaultValue={group.role} aria-label={`Role of group ${group.name}`} className={table.control}>
+                        <select name="role" defaultValue={typed('update-group', group.id).role ?? group.role} aria-label={`Role of group ${group.name}`} className={table.control}>
                           {ROLE_OPTIONS.map((option) => (
                             <option key={option.value} value={option.value}>
                               {option.label}
@@ -205,8 +226,8 @@ export default function OrganisationRoute() {
         <Form method="post" aria-labelledby="create-group-heading">
           {refusalFor('create-group')}
           <div className={styles.grid}>
-            <TextField label="Group name" name="name" id="group-name" isRequired maxLength={100} />
-            <Select label="Role" name="role" id="group-role" options={ROLE_OPTIONS} defaultValue="user" description="What the group's members may do." />
+            <TextField label="Group name" name="name" id="group-name" defaultValue={typed('create-group').name} isRequired maxLength={100} />
+            <Select label="Role" name="role" id="group-role" options={ROLE_OPTIONS} defaultValue={typed('create-group').role ?? 'user'} description="What the group's members may do." />
           </div>
           <Button name="intent" value="create-group" isDisabled={isBusy}>
             Create group

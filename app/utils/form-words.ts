@@ -1,0 +1,24 @@
+/** Field names as the backend's API spells them, each with the label its form shows (`{ url: 'Video address' }`). */
+export type FieldLabels = Readonly<Record<string, string>>
+
+/**
+ * A message of the backend's API, or of a contract schema a form reuses, names its field as the API does
+ * ('url is required'); a person reads it by the form's label ('Video address is required'). Only the web layer
+ * rewords: the API keeps its own messages for its own clients.
+ */
+export function inFormWords(message: string, labels: FieldLabels): string {
+  for (const [field, label] of Object.entries(labels)) {
+    if (message.startsWith(`${field} `)) return `${label}${message.slice(field.length)}`
+  }
+  return message
+}
+
+/** Field errors (the backend's, or a form's own) in the form's words. */
+export function fieldErrorsInFormWords(fieldErrors: Record<string, string[]>, labels: FieldLabels): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages.map((message) => inFormWords(message, labels))]))
+}
+
+/** conform's `formatError` for `parseWithZod`: a form whose schema reuses a contract's rules says their messages in its words. */
+export function formatErrorInFormWords(labels: FieldLabels) {
+  return (issues: ReadonlyArray<{ message: string }>) => issues.map((issue) => inFormWords(issue.message, labels))
+}
