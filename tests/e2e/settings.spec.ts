@@ -226,6 +226,35 @@ test.describe('Settings', () => {
     })
   })
 
+  test('agent settings: a refused new field stays in its boxes with the reason, and nothing half-added', async ({ page }) => {
+    test.setTimeout(120_000)
+    await withSettingsLock('agent', async () => {
+      await page.goto('/settings/agent')
+      const form = page.locator('form#agent-settings')
+      const agent = form.getByRole('group', { name: 'Agent 1' })
+      const boxes = await agent.getByRole('textbox').count()
+      await agent.getByLabel('New field name').fill('Bad Name!')
+      await agent.getByLabel('New field value').fill('some value')
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(agent.getByText('A field name is lower-case letters, digits and _ and starts with a letter')).toBeVisible()
+      await expect(agent.getByLabel('New field name')).toHaveValue('Bad Name!')
+      await expect(agent.getByLabel('New field name')).toHaveAttribute('aria-invalid', 'true')
+      await expect(agent.getByLabel('New field value')).toHaveValue('some value')
+      await expect(agent.getByRole('textbox')).toHaveCount(boxes)
+
+      // Corrected, it is added; cleared, it is removed again.
+      await agent.getByLabel('New field name').fill('tone')
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(toast(page, 'Agent settings saved')).toBeVisible()
+      await expect(agent.getByLabel('Tone', { exact: true })).toHaveValue('some value')
+      await expect(agent.getByLabel('New field name')).toHaveValue('')
+      await agent.getByLabel('Tone', { exact: true }).fill('')
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(toast(page, 'Agent settings saved')).toBeVisible()
+      await expect(agent.getByLabel('Tone', { exact: true })).toHaveCount(0)
+    })
+  })
+
   test('creates a template with ordered sections, edits it and deletes it', async ({ page }, testInfo) => {
     const name = `Briefing note ${testInfo.project.name} ${Date.now()}`
     await page.goto('/settings/templates')
