@@ -22,6 +22,9 @@ export type WhoAmI = z.infer<typeof WhoAmI>
 export const WhoAmIQuery = z.object({ target: z.enum(['expert', 'agent'], { error: 'target is expert or agent' }).default('expert') })
 
 export const SearchType = z.enum(['keyword', 'vector', 'hybrid', 'mmr'])
+/** The answer styles a bot_type may name: `qa` a complete answer, `sms` one short text message. */
+export const BotType = z.enum(['qa', 'sms'])
+export type BotType = z.infer<typeof BotType>
 /** How hybrid search (and MMR's candidates) merge the keyword and vector lists: weighted normalised scores, or RRF. */
 export const HybridFusion = z.enum(['weighted', 'rrf'])
 

@@ -62,7 +62,6 @@ test.describe('Settings', () => {
       const form = page.locator('form#bot-settings')
       // Every field of SEED.md §3 is on the form.
       for (const label of [
-        'Bot type',
         'Bot language',
         'Bot description',
         'Who am I',
@@ -131,7 +130,7 @@ test.describe('Settings', () => {
       await keyword.fill('0')
       await vector.fill('0')
       await form.getByRole('button', { name: 'Save bot settings' }).click()
-      await expect(form.getByText('The keyword and vector weights cannot both be 0')).toBeVisible()
+      await expect(form.getByText('The keyword and vector weights cannot both be 0', { exact: true })).toBeVisible()
       await expect(vector).toHaveAttribute('aria-invalid', 'true')
       await page.goto('/settings')
       await expect(keyword).toHaveValue(original.keyword)
@@ -161,6 +160,49 @@ test.describe('Settings', () => {
     })
   })
 
+  test('offers the bot types by name and says what is wrong at the top of the refused form, in its own words', async ({ page }, testInfo) => {
+    test.setTimeout(120_000)
+    const isJs = testInfo.project.name === 'js'
+    await withSettingsLock('bot', async () => {
+      await page.goto('/settings')
+      const form = page.locator('form#bot-settings')
+      // A choice among the answer styles the backend knows, not a box to type one in.
+      if (isJs) {
+        await page.getByRole('button', { name: 'Bot type' }).click()
+        await expect(page.getByRole('option')).toHaveText(['Complete answer', 'Short text message'])
+        await page.keyboard.press('Escape')
+      } else {
+        await expect(form.getByLabel('Bot type', { exact: true }).locator('option')).toHaveText(['Complete answer', 'Short text message'])
+      }
+
+      // Refused by this form and by the backend: each problem is listed at the top, linked to its field.
+      const keyword = form.getByLabel('Keyword weight', { exact: true })
+      const original = await keyword.inputValue()
+      await keyword.fill('0')
+      await form.getByLabel('Vector weight', { exact: true }).fill('0')
+      await form.getByLabel('Template context', { exact: true }).fill('Sources without their placeholder')
+      await form.getByRole('button', { name: 'Save bot settings' }).click()
+      const summary = form.getByRole('alert').first()
+      await expect(summary.getByRole('link', { name: 'Vector weight: The keyword and vector weights cannot both be 0' })).toBeVisible()
+      // Without scripts the page reloads at its top, where the summary is; with them the field in error takes the focus.
+      if (isJs) await expect(form.getByLabel('Vector weight', { exact: true })).toBeFocused()
+      else await expect(summary).toBeInViewport()
+      await summary.getByRole('link', { name: /^Vector weight:/ }).click()
+      await expect(page).toHaveURL(/#bot-settings-hybrid_vector_weight$/)
+      await expect(form.getByLabel('Vector weight', { exact: true })).toBeInViewport()
+
+      await form.getByLabel('Vector weight', { exact: true }).fill('0.5')
+      await form.getByRole('button', { name: 'Save bot settings' }).click()
+      const backendRefusal = summary.getByRole('link', { name: /^Template context: Template context must contain \{context\}/ })
+      await expect(backendRefusal).toBeVisible()
+      await expect(summary).not.toContainText('template_context')
+      await expect(form.getByLabel('Template context', { exact: true })).toHaveValue('Sources without their placeholder')
+
+      await page.goto('/settings')
+      await expect(keyword).toHaveValue(original)
+    })
+  })
+
   test('refuses a number of sources out of range and keeps the stored one', async ({ page }, testInfo) => {
     await page.goto('/settings')
     const field = page.getByLabel('Number of sources', { exact: true })
@@ -168,7 +210,7 @@ test.describe('Settings', () => {
     await field.fill('25')
     await page.getByRole('button', { name: 'Save bot settings' }).click()
     if (testInfo.project.name === 'js') {
-      await expect(page.getByText('Please enter a whole number from 1 to 20')).toBeVisible()
+      await expect(page.getByText('Please enter a whole number from 1 to 20', { exact: true })).toBeVisible()
     } else {
       // Without scripts the browser's own check (max=20) stops the form.
       await expect(page.locator('input[name="num_sources_k"]:invalid')).toHaveCount(1)
@@ -223,6 +265,35 @@ test.describe('Settings', () => {
       await expect(toast(page, 'Agent settings saved')).toBeVisible()
       await page.goto('/settings/graph')
       await expect(page.getByRole('list', { name: 'Tools' })).not.toContainText(tool)
+    })
+  })
+
+  test('agent settings: a refused new field stays in its boxes with the reason, and nothing half-added', async ({ page }) => {
+    test.setTimeout(120_000)
+    await withSettingsLock('agent', async () => {
+      await page.goto('/settings/agent')
+      const form = page.locator('form#agent-settings')
+      const agent = form.getByRole('group', { name: 'Agent 1' })
+      const boxes = await agent.getByRole('textbox').count()
+      await agent.getByLabel('New field name').fill('Bad Name!')
+      await agent.getByLabel('New field value').fill('some value')
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(agent.getByText('A field name is lower-case letters, digits and _ and starts with a letter')).toBeVisible()
+      await expect(agent.getByLabel('New field name')).toHaveValue('Bad Name!')
+      await expect(agent.getByLabel('New field name')).toHaveAttribute('aria-invalid', 'true')
+      await expect(agent.getByLabel('New field value')).toHaveValue('some value')
+      await expect(agent.getByRole('textbox')).toHaveCount(boxes)
+
+      // Corrected, it is added; cleared, it is removed again.
+      await agent.getByLabel('New field name').fill('tone')
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(toast(page, 'Agent settings saved')).toBeVisible()
+      await expect(agent.getByLabel('Tone', { exact: true })).toHaveValue('some value')
+      await expect(agent.getByLabel('New field name')).toHaveValue('')
+      await agent.getByLabel('Tone', { exact: true }).fill('')
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      await expect(toast(page, 'Agent settings saved')).toBeVisible()
+      await expect(agent.getByLabel('Tone', { exact: true })).toHaveCount(0)
     })
   })
 

@@ -60,11 +60,14 @@ describe('the agent-settings form', () => {
     expect(draft.llm_model).toBe('')
     expect(draft.tools).toHaveLength(3)
     expect(draft.tools[2]).toEqual({ name: '', description: '' })
-    expect(draft.agents[0]).toEqual([
-      ['name', 'general'],
-      ['description', 'Answers'],
-      ['general_tools', 'search, clock'],
-    ])
+    expect(draft.agents[0]).toEqual({
+      fields: [
+        ['name', 'general'],
+        ['description', 'Answers'],
+        ['general_tools', 'search, clock'],
+      ],
+      newField: { name: '', value: '' },
+    })
   })
 
   it("turns the posted form into the backend's update: no blank rows, no blank agent fields, a new field added", () => {
@@ -105,6 +108,23 @@ describe('the agent-settings form', () => {
     expect(errors.agent_0_general_tools[0]).toMatch(/Unknown tool teleport/)
   })
 
+  it('keeps a refused new field in its boxes, with the problem beside it, and adds nothing to the agent', () => {
+    const withNewField = (name: string, value: string) =>
+      readAgentDraft(
+        Object.fromEntries(
+          posted.map(([key, posted]) => (key === 'agent_0__new_field' ? [key, name] : key === 'agent_0__new_value' ? [key, value] : [key, posted])),
+        ),
+      )
+    const badName = withNewField('Bad Name!', 'some value')
+    expect(badName.agents[0].fields.map(([field]) => field)).toEqual(['name', 'description', 'general_tools'])
+    expect(badName.agents[0].newField).toEqual({ name: 'Bad Name!', value: 'some value' })
+    expect(checkAgentDraft(badName).errors).toEqual({ agent_0__new_field: [expect.stringMatching(/lower-case letters/)] })
+    expect(checkAgentDraft(withNewField('description', 'again')).errors).toEqual({ agent_0__new_field: ['This agent already has a field "description"'] })
+    expect(checkAgentDraft(withNewField('tone', ' ')).errors).toEqual({ agent_0__new_value: ['Please enter a value for the new field'] })
+    expect(Object.keys(checkAgentDraft(withNewField('extra_tools', 'teleport')).errors)).toEqual(['agent_0__new_value'])
+    expect(toAgentFormErrors({ 'agents.general.tone': ['too long'] }, withNewField('tone', 'x'))).toEqual({ agent_0__new_value: ['too long'] })
+  })
+
   it('adds and removes rows without saving, always keeping an empty tool row', () => {
     const draft = toAgentDraft(settings)
     expect(applyAgentIntent(draft, 'add-tool').tools).toHaveLength(4)
@@ -113,7 +133,7 @@ describe('the agent-settings form', () => {
     expect(applyAgentIntent(applyAgentIntent(draft, 'remove-tool:2'), 'remove-tool:1').tools.at(-1)).toEqual({ name: '', description: '' })
     const withAgent = applyAgentIntent(draft, 'add-agent')
     expect(withAgent.agents).toHaveLength(2)
-    expect(applyAgentIntent(withAgent, 'remove-agent:0').agents[0][0]).toEqual(['name', ''])
+    expect(applyAgentIntent(withAgent, 'remove-agent:0').agents[0].fields[0]).toEqual(['name', ''])
   })
 
   it("puts the backend's field errors on the form's fields, counting rows as the form shows them", () => {

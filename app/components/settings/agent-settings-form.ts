@@ -7,6 +7,13 @@ import { USE_DEFAULT_MODEL, type AgentSettings } from '../../../contracts/settin
  * an agent another field. A draft is what the form shows; adding or removing rows edits the draft on the server,
  * so it works without JavaScript.
  */
+export interface AgentRowDraft {
+  /** The agent's fields in order, as [field, value] pairs. */
+  fields: [string, string][]
+  /** What is typed in the New field name / value boxes: kept there until saved, so a refused one is not lost. */
+  newField: { name: string; value: string }
+}
+
 export interface AgentDraft {
   /** '' stands for 'Use default model', which is not in the clean model list. */
   llm_model: string
@@ -15,8 +22,7 @@ export interface AgentDraft {
   semantic_firewall: boolean
   shortcuts: { query: string; enabled: boolean }[]
   tools: { name: string; description: string }[]
-  /** Each agent's fields in order, as [field, value] pairs. */
-  agents: [string, string][][]
+  agents: AgentRowDraft[]
 }
 
 /** Empty tool rows shown after the configured tools, so one can be added without a round trip. */
@@ -31,6 +37,8 @@ const NEW_AGENT_FIELDS: [string, string][] = [
 ]
 
 const blankTool = () => ({ name: '', description: '' })
+const blankNewField = () => ({ name: '', value: '' })
+const blankAgentRow = (): AgentRowDraft => ({ fields: [], newField: blankNewField() })
 const isBlankTool = (tool: { name: string; description: string }) => !tool.name.trim() && !tool.description.trim()
 
 export function toAgentDraft(settings: AgentSettings): AgentDraft {
@@ -41,7 +49,7 @@ export function toAgentDraft(settings: AgentSettings): AgentDraft {
     semantic_firewall: settings.semantic_firewall,
     shortcuts: ([1, 2, 3] as const).map((n) => ({ query: settings[`query_shortcut_${n}_query`], enabled: settings[`query_shortcut_${n}_enabled`] })),
     tools: [...settings.tools.map((tool) => ({ ...tool })), ...Array.from({ length: EMPTY_TOOL_ROWS }, blankTool)],
-    agents: settings.agents.map((agent) => Object.entries(agent)),
+    agents: settings.agents.map((agent) => ({ fields: Object.entries(agent), newField: blankNewField() })),
   }
 }
 
@@ -54,7 +62,6 @@ const lastString = (value: unknown): string => {
 export function readAgentDraft(raw: Record<string, unknown>): AgentDraft {
   const tools: AgentDraft['tools'] = []
   const agents: AgentDraft['agents'] = []
-  const newFields = new Map<number, { field: string; value: string }>()
   for (const [key, value] of Object.entries(raw)) {
     const tool = /^tool_(\d+)_(name|description)$/.exec(key)
     if (tool) {
@@ -68,23 +75,18 @@ export function readAgentDraft(raw: Record<string, unknown>): AgentDraft {
     if (added) {
       const row = Number(added[1])
       if (row > 100) continue
-      const entry = newFields.get(row) ?? { field: '', value: '' }
-      entry[added[2] as 'field' | 'value'] = lastString(value)
-      newFields.set(row, entry)
-      agents[row] ??= []
+      agents[row] ??= blankAgentRow()
+      agents[row].newField[added[2] === 'field' ? 'name' : 'value'] = lastString(value)
       continue
     }
     const agent = /^agent_(\d+)_([a-z][a-z0-9_]*)$/.exec(key)
     if (agent) {
       const row = Number(agent[1])
       if (row > 100) continue
-      ;(agents[row] ??= []).push([agent[2], lastString(value)])
+      ;(agents[row] ??= blankAgentRow()).fields.push([agent[2], lastString(value)])
     }
   }
-  for (const [row, entry] of newFields) {
-    if (entry.field.trim() || entry.value.trim()) agents[row].push([entry.field.trim(), entry.value])
-  }
-  const denseAgents = Array.from(agents, (fields) => fields ?? [])
+  const denseAgents = Array.from(agents, (agent) => agent ?? blankAgentRow())
   const denseTools = Array.from(tools, (tool) => tool ?? blankTool())
   return {
     llm_model: lastString(raw.llm_model),
@@ -112,7 +114,7 @@ export function applyAgentIntent(draft: AgentDraft, intent: string): AgentDraft 
       return { ...draft, tools: tools.some(isBlankTool) ? tools : [...tools, blankTool()] }
     }
     case 'add-agent':
-      return { ...draft, agents: [...draft.agents, NEW_AGENT_FIELDS.map(([field, value]) => [field, value])] }
+      return { ...draft, agents: [...draft.agents, { fields: NEW_AGENT_FIELDS.map(([field, value]) => [field, value]), newField: blankNewField() }] }
     case 'remove-agent':
       return { ...draft, agents: draft.agents.filter((_, row) => row !== index) }
     default:
@@ -177,25 +179,26 @@ export function checkAgentDraft(draft: AgentDraft): CheckedAgentSettings {
 
   const agents: Record<string, string>[] = []
   const agentNames = new Set<string>()
-  draft.agents.forEach((fields, row) => {
+  draft.agents.forEach(({ fields, newField }, row) => {
     const agent: Record<string, string> = {}
-    for (const [field, value] of fields) {
-      if (!FIELD_NAME.test(field)) {
-        fail(agentFieldName(row, '_new_field'), 'A field name is lower-case letters, digits and _ and starts with a letter')
-        continue
-      }
-      if (field in agent) {
-        fail(agentFieldName(row, '_new_field'), `This agent already has a field "${field}"`)
-        continue
-      }
+    // Each value with the form name its problems are shown at; a new field's is its New field value box.
+    const entries: [field: string, value: string, formName: string][] = fields.map(([field, value]) => [field, value, agentFieldName(row, field)])
+    const added = newField.name.trim()
+    if (added || newField.value.trim()) {
+      if (!FIELD_NAME.test(added)) fail(agentFieldName(row, '_new_field'), 'A field name is lower-case letters, digits and _ and starts with a letter')
+      else if (fields.some(([field]) => field === added)) fail(agentFieldName(row, '_new_field'), `This agent already has a field "${added}"`)
+      else if (!newField.value.trim()) fail(agentFieldName(row, '_new_value'), 'Please enter a value for the new field')
+      else entries.push([added, newField.value, agentFieldName(row, '_new_value')])
+    }
+    for (const [field, value, formName] of entries) {
       if (field !== 'name' && !value.trim()) continue
-      if (value.length > 10000) fail(agentFieldName(row, field), 'A field is at most 10000 characters')
+      if (value.length > 10000) fail(formName, 'A field is at most 10000 characters')
       if (field.endsWith('_tools')) {
         const unknown = value
           .split(',')
           .map((name) => name.trim())
           .filter((name) => name && !seen.has(name))
-        if (unknown.length) fail(agentFieldName(row, field), `Unknown tool ${unknown.join(', ')}; list tools from the Tools section, separated by commas`)
+        if (unknown.length) fail(formName, `Unknown tool ${unknown.join(', ')}; list tools from the Tools section, separated by commas`)
         agent[field] = value
           .split(',')
           .map((name) => name.trim())
@@ -249,14 +252,19 @@ export function toAgentFormErrors(fieldErrors: Record<string, string[]>, draft: 
   const toolRows = draft.tools.flatMap((tool, row) => (isBlankTool(tool) ? [] : [row]))
   const agentRow = (key: string) => {
     if (/^\d+$/.test(key)) return Number(key)
-    return draft.agents.findIndex((fields) => fields.some(([field, value]) => field === 'name' && value.trim() === key))
+    return draft.agents.findIndex(({ fields }) => fields.some(([field, value]) => field === 'name' && value.trim() === key))
   }
+  // A field the agent does not show yet is the one typed in its New field boxes.
+  const agentFormName = (row: number, field: string) =>
+    draft.agents[row]?.fields.some(([shown]) => shown === field) || draft.agents[row]?.newField.name.trim() !== field
+      ? agentFieldName(row, field)
+      : agentFieldName(row, '_new_value')
   for (const [field, messages] of Object.entries(fieldErrors)) {
     let name = field
     const tool = /^tools\.(\d+)(?:\.(name|description))?$/.exec(field)
     const agent = /^agents\.(.+?)(?:\.([a-z][a-z0-9_]*))?$/.exec(field)
     if (tool) name = toolFieldName(toolRows[Number(tool[1])] ?? 0, (tool[2] as 'name' | 'description') ?? 'name')
-    else if (agent && agentRow(agent[1]) >= 0) name = agentFieldName(agentRow(agent[1]), agent[2] ?? 'name')
+    else if (agent && agentRow(agent[1]) >= 0) name = agentFormName(agentRow(agent[1]), agent[2] ?? 'name')
     else if (/^query_shortcut_\d_(query|enabled)$|^(llm_model|max_iteration|toggle_debug|semantic_firewall)$/.test(field)) name = field
     else name = ''
     ;(errors[name] ??= []).push(...messages)

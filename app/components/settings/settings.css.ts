@@ -51,6 +51,11 @@ export const formError = style({
   marginBottom: '1rem',
 })
 
+export const errorSummaryTitle = style({ margin: 0, fontWeight: 600 })
+
+/** Long messages wrap at 390 px instead of widening the page. */
+export const errorSummaryList = style({ margin: '0.5rem 0 0', paddingLeft: '1.25rem', overflowWrap: 'anywhere' })
+
 export const confirm = style({
   border: `2px solid ${vars.color.danger}`,
   borderRadius: vars.radius.card,

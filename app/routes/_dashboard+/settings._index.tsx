@@ -3,10 +3,10 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { HybridFusion, SearchType, type BotSettings } from '../../../contracts/settings'
+import { BotType, HybridFusion, SearchType, type BotSettings } from '../../../contracts/settings'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { FormErrors } from '~/components/settings/failure-message'
-import { toConformErrors } from '~/components/settings/form-errors'
+import { ErrorSummary, type FieldProblem } from '~/components/settings/error-summary'
+import { inFormWords, toConformErrors } from '~/components/settings/form-errors'
 import { NumberField } from '~/components/settings/number-field'
 import * as styles from '~/components/settings/settings.css'
 import * as layout from '~/styles/layout.css'
@@ -31,7 +31,7 @@ const zeroToOne = () => z.number({ error: ZERO_TO_ONE }).min(0, ZERO_TO_ONE).max
 const BotSettingsForm = z.object({
   bot_description: text('The description', 5000),
   bot_who_am_i: text('Who am I', 5000),
-  bot_type: text('The bot type', 100),
+  bot_type: z.enum(BotType.options, { error: 'Please choose a bot type' }),
   bot_language: text('The language', 100),
   bot_prefix: text('The prefix', 5000),
   sms_prompt_text: text('The SMS prompt', 5000),
@@ -62,6 +62,37 @@ const BotSettingsForm = z.object({
   }
 })
 
+/** The fields' labels, in the form's order: the shortcuts come between these and the template agent's. */
+const BOT_LABELS = {
+  bot_type: 'Bot type',
+  bot_language: 'Bot language',
+  bot_description: 'Bot description',
+  bot_who_am_i: 'Who am I',
+  bot_prefix: 'Bot prefix',
+  sms_prompt_text: 'SMS prompt text',
+  llm_model: 'LLM model',
+  search_type: 'Search type',
+  num_sources_k: 'Number of sources',
+  score_threshold: 'Score threshold',
+  semantic_firewall: 'Semantic firewall',
+  multiple_model: 'Multiple models',
+  hybrid_fusion: 'Hybrid fusion',
+  hybrid_keyword_weight: 'Keyword weight',
+  hybrid_vector_weight: 'Vector weight',
+  mmr_lambda: 'MMR relevance (λ)',
+} as const
+const TEMPLATE_LABELS = {
+  template_bot_language: 'Template bot language',
+  template_bot_prefix: 'Template bot prefix',
+  template_bot_description: 'Template bot description',
+  template_context: 'Template context',
+  template_query: 'Template query',
+} as const
+const LABELS = { ...BOT_LABELS, ...TEMPLATE_LABELS }
+
+const BOT_TYPE_LABELS: Record<BotType, string> = { qa: 'Complete answer', sms: 'Short text message' }
+const BOT_TYPES = BotType.options.map((value) => ({ value, label: BOT_TYPE_LABELS[value] }))
+
 const SEARCH_TYPES = [
   { value: 'keyword', label: 'Keyword (BM25)' },
   { value: 'vector', label: 'Vector (embeddings)' },
@@ -85,8 +116,11 @@ export async function action({ request }: ActionFunctionArgs) {
     await updateBotSettings(await requireApiSession(request), submission.value)
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
-      const fieldErrors = toConformErrors(error.fieldErrors())
-      return json({ result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }) }, { status: error.status })
+      const fieldErrors = Object.fromEntries(
+        Object.entries(toConformErrors(error.fieldErrors())).map(([name, messages]) => [name, messages.map((message) => inFormWords(message, LABELS))]),
+      )
+      const formErrors = Object.keys(fieldErrors).length ? [] : [inFormWords(error.message, LABELS)]
+      return json({ result: submission.reply({ fieldErrors, formErrors }) }, { status: error.status })
     }
     throw error
   }
@@ -123,10 +157,16 @@ export default function BotSettingsRoute() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BotSettingsForm }),
   })
   const value = (field: { initialValue?: unknown }) => (typeof field.initialValue === 'string' ? field.initialValue : '')
-  const textField = (name: keyof typeof fields, label: string, options: { isMultiline?: boolean; description?: string; maxLength?: number } = {}) => {
+  const textField = (name: keyof typeof LABELS, options: { isMultiline?: boolean; description?: string; maxLength?: number } = {}) => {
     const field = fields[name]
-    return <TextField label={label} name={field.name} id={field.id} defaultValue={value(field)} errors={field.errors} rows={3} {...options} />
+    return <TextField label={LABELS[name]} name={field.name} id={field.id} defaultValue={value(field)} errors={field.errors} rows={3} {...options} />
   }
+  const labelled = (labels: Partial<typeof LABELS>) =>
+    Object.entries(labels).map(([name, label]) => ({ field: fields[name as keyof typeof LABELS], label }))
+  const shortcuts = fields.query_shortcuts.getFieldList().map((item, index) => ({ field: item.getFieldset().query, label: `Shortcut ${index + 1} query` }))
+  const problems: FieldProblem[] = [...labelled(BOT_LABELS), ...shortcuts, ...labelled(TEMPLATE_LABELS)].flatMap(({ field, label }) =>
+    field.errors?.length ? [{ id: field.id, label, messages: field.errors }] : [],
+  )
   const models = settings.llm_models.map((model) => ({ value: model, label: model }))
   // Prompt fields act only through a language model; without one the screen says so beside each.
   const withModel = (description: string) => (settings.model_configured ? description : `${description} Takes effect with a language model.`)
@@ -142,18 +182,26 @@ export default function BotSettingsRoute() {
         </p>
       )}
       <Form method="post" {...getFormProps(form)}>
-        <FormErrors id={form.errorId} errors={form.errors} />
+        <ErrorSummary id={form.errorId} formErrors={form.errors} problems={problems} />
 
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>The assistant</legend>
           <div className={styles.grid}>
-            {textField('bot_type', 'Bot type', { maxLength: 100, description: withModel('qa: a complete answer; sms: a short text message.') })}
-            {textField('bot_language', 'Bot language', { maxLength: 100, description: withModel('The language of every answer.') })}
+            <Select
+              label={LABELS.bot_type}
+              name={fields.bot_type.name}
+              id={fields.bot_type.id}
+              options={BOT_TYPES}
+              defaultValue={value(fields.bot_type)}
+              errors={fields.bot_type.errors}
+              description={withModel('A complete answer, or a short one that fits in a text message.')}
+            />
+            {textField('bot_language', { maxLength: 100, description: withModel('The language of every answer.') })}
           </div>
-          {textField('bot_description', 'Bot description', { isMultiline: true, description: withModel('Who the assistant is, told to the language model.') })}
-          {textField('bot_who_am_i', 'Who am I', { isMultiline: true, description: 'Shown above the question on the Ask screen.' })}
-          {textField('bot_prefix', 'Bot prefix', { isMultiline: true, description: withModel('Put before every prompt to the language model.') })}
-          {textField('sms_prompt_text', 'SMS prompt text', { isMultiline: true, description: withModel('Extra instructions for sms answers.') })}
+          {textField('bot_description', { isMultiline: true, description: withModel('Who the assistant is, told to the language model.') })}
+          {textField('bot_who_am_i', { isMultiline: true, description: 'Shown above the question on the Ask screen.' })}
+          {textField('bot_prefix', { isMultiline: true, description: withModel('Put before every prompt to the language model.') })}
+          {textField('sms_prompt_text', { isMultiline: true, description: withModel('Extra instructions for sms answers.') })}
         </fieldset>
 
         <fieldset className={styles.fieldset}>
@@ -161,7 +209,7 @@ export default function BotSettingsRoute() {
           <div className={styles.grid}>
             {settings.model_configured ? (
               <Select
-                label="LLM model"
+                label={LABELS.llm_model}
                 name={fields.llm_model.name}
                 id={fields.llm_model.id}
                 options={models}
@@ -172,7 +220,7 @@ export default function BotSettingsRoute() {
               <input type="hidden" name={fields.llm_model.name} value={value(fields.llm_model)} />
             )}
             <Select
-              label="Search type"
+              label={LABELS.search_type}
               name={fields.search_type.name}
               id={fields.search_type.id}
               options={SEARCH_TYPES}
@@ -180,7 +228,7 @@ export default function BotSettingsRoute() {
               errors={fields.search_type.errors}
             />
             <NumberField
-              label="Number of sources"
+              label={LABELS.num_sources_k}
               name={fields.num_sources_k.name}
               id={fields.num_sources_k.id}
               defaultValue={value(fields.num_sources_k)}
@@ -191,7 +239,7 @@ export default function BotSettingsRoute() {
               description="How many sources an answer is built from (1 to 20)."
             />
             <NumberField
-              label="Score threshold"
+              label={LABELS.score_threshold}
               name={fields.score_threshold.name}
               id={fields.score_threshold.id}
               defaultValue={value(fields.score_threshold)}
@@ -203,7 +251,7 @@ export default function BotSettingsRoute() {
             />
           </div>
           <Switch
-            label="Semantic firewall"
+            label={LABELS.semantic_firewall}
             name={fields.semantic_firewall.name}
             id={fields.semantic_firewall.id}
             defaultSelected={isPostedTrue(fields.semantic_firewall.initialValue)}
@@ -212,7 +260,7 @@ export default function BotSettingsRoute() {
           />
           {settings.model_configured ? (
             <Switch
-              label="Multiple models"
+              label={LABELS.multiple_model}
               name={fields.multiple_model.name}
               id={fields.multiple_model.id}
               defaultSelected={isPostedTrue(fields.multiple_model.initialValue)}
@@ -229,7 +277,7 @@ export default function BotSettingsRoute() {
           <p>Used when the search type is Hybrid or MMR, which need an embeddings model.</p>
           <div className={styles.grid}>
             <Select
-              label="Hybrid fusion"
+              label={LABELS.hybrid_fusion}
               name={fields.hybrid_fusion.name}
               id={fields.hybrid_fusion.id}
               options={HYBRID_FUSIONS}
@@ -238,7 +286,7 @@ export default function BotSettingsRoute() {
               description="How the keyword and vector results are merged."
             />
             <NumberField
-              label="Keyword weight"
+              label={LABELS.hybrid_keyword_weight}
               name={fields.hybrid_keyword_weight.name}
               id={fields.hybrid_keyword_weight.id}
               defaultValue={value(fields.hybrid_keyword_weight)}
@@ -250,7 +298,7 @@ export default function BotSettingsRoute() {
               description="Share of the keyword results in hybrid search (0 to 1)."
             />
             <NumberField
-              label="Vector weight"
+              label={LABELS.hybrid_vector_weight}
               name={fields.hybrid_vector_weight.name}
               id={fields.hybrid_vector_weight.id}
               defaultValue={value(fields.hybrid_vector_weight)}
@@ -262,7 +310,7 @@ export default function BotSettingsRoute() {
               description="Share of the vector results in hybrid search (0 to 1)."
             />
             <NumberField
-              label="MMR relevance (λ)"
+              label={LABELS.mmr_lambda}
               name={fields.mmr_lambda.name}
               id={fields.mmr_lambda.id}
               defaultValue={value(fields.mmr_lambda)}
@@ -305,11 +353,11 @@ export default function BotSettingsRoute() {
 
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Template agent</legend>
-          <div className={styles.grid}>{textField('template_bot_language', 'Template bot language', { maxLength: 100, description: withModel('The government agent’s language; empty: Bot language.') })}</div>
-          {textField('template_bot_prefix', 'Template bot prefix', { isMultiline: true, description: withModel('The government agent’s prefix; empty: Bot prefix.') })}
-          {textField('template_bot_description', 'Template bot description', { isMultiline: true, description: withModel('The government agent’s description; empty: Bot description.') })}
-          {textField('template_context', 'Template context', { isMultiline: true, description: withModel('How the sources are given to the model, with {context}; empty: the built-in layout.') })}
-          {textField('template_query', 'Template query', { isMultiline: true, description: withModel('How the question is given to the model, with {question}; empty: the built-in layout.') })}
+          <div className={styles.grid}>{textField('template_bot_language', { maxLength: 100, description: withModel('The government agent’s language; empty: Bot language.') })}</div>
+          {textField('template_bot_prefix', { isMultiline: true, description: withModel('The government agent’s prefix; empty: Bot prefix.') })}
+          {textField('template_bot_description', { isMultiline: true, description: withModel('The government agent’s description; empty: Bot description.') })}
+          {textField('template_context', { isMultiline: true, description: withModel('How the sources are given to the model, with {context}; empty: the built-in layout.') })}
+          {textField('template_query', { isMultiline: true, description: withModel('How the question is given to the model, with {question}; empty: the built-in layout.') })}
         </fieldset>
 
         <div className={styles.actions}>

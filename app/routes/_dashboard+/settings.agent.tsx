@@ -33,7 +33,8 @@ import { readFormData } from '~/utils/form.server'
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Agent settings · Settings')
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ settings: await getAgentSettings(await requireApiSession(request)) })
+  // A new id on every load remounts the form after a save, so its uncontrolled fields show what was saved.
+  return json({ settings: await getAgentSettings(await requireApiSession(request)), loadId: crypto.randomUUID() })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -67,7 +68,7 @@ const humanize = (field: string) => {
 const isLongField = (field: string) => field === 'description' || field === 'instructions' || field.endsWith('prompt')
 
 export default function AgentSettingsRoute() {
-  const { settings } = useLoaderData<typeof loader>()
+  const { settings, loadId } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const draft: AgentDraft = actionData?.draft ?? toAgentDraft(settings)
@@ -95,7 +96,7 @@ export default function AgentSettingsRoute() {
           descriptions and agent instructions are kept for when one is (the server’s administrator sets LLM_BASE_URL).
         </p>
       )}
-      <Form method="post" key={actionData?.draftId ?? 'saved'} {...getFormProps(form)}>
+      <Form method="post" key={actionData?.draftId ?? loadId} {...getFormProps(form)}>
         <DefaultSubmit />
         <FormErrors id={form.errorId} errors={form.errors} />
 
@@ -196,7 +197,7 @@ export default function AgentSettingsRoute() {
           </div>
         </fieldset>
 
-        {draft.agents.map((fields, row) => (
+        {draft.agents.map(({ fields, newField }, row) => (
           <fieldset key={row} className={styles.fieldset}>
             <legend className={styles.legend}>Agent {row + 1}</legend>
             <div className={styles.grid}>
@@ -232,10 +233,17 @@ export default function AgentSettingsRoute() {
                 label="New field name"
                 name={agentFieldName(row, '_new_field')}
                 id={`agent-${agentFieldName(row, '_new_field')}`}
+                defaultValue={newField.name}
                 errors={errorsOf(agentFieldName(row, '_new_field'))}
                 description="snake_case; a name ending in _tools lists tools."
               />
-              <TextField label="New field value" name={agentFieldName(row, '_new_value')} id={`agent-${agentFieldName(row, '_new_value')}`} />
+              <TextField
+                label="New field value"
+                name={agentFieldName(row, '_new_value')}
+                id={`agent-${agentFieldName(row, '_new_value')}`}
+                defaultValue={newField.value}
+                errors={errorsOf(agentFieldName(row, '_new_value'))}
+              />
             </div>
             <p>Clear a field (other than its name) to remove it from the agent.</p>
             <div className={styles.rowActions}>

@@ -1,4 +1,4 @@
-import type { BotSettings } from '../../../contracts/settings'
+import { BotType, type BotSettings } from '../../../contracts/settings'
 import type { ChatMessage } from '../llm/provider'
 import type { CitableChunk } from './citations'
 
@@ -38,8 +38,8 @@ export type PromptSettings = Pick<
 >
 
 /** The answer styles `bot_type` chooses between. */
-export const BOT_TYPES = ['qa', 'sms'] as const
-export type BotType = (typeof BOT_TYPES)[number]
+export const BOT_TYPES = BotType.options
+export type { BotType }
 
 export const DEFAULT_CONTEXT_TEMPLATE = 'Sources:\n{context}'
 export const DEFAULT_QUERY_TEMPLATE = 'Question: {question}'
