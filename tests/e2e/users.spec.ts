@@ -306,14 +306,16 @@ test.describe('Users', () => {
     // With scripts the groups are fetched as the organisation is picked; a group is chosen once they are there.
     const groupsFetched = isJs ? page.waitForResponse((response) => response.url().includes('organization_id=')) : null
     await choose(page, 'Organisation', organisation, isJs)
-    if (groupsFetched) await groupsFetched
-    else await page.getByRole('button', { name: 'Show groups of this organisation' }).click()
+    if (groupsFetched) {
+      await groupsFetched
+      await expect(page.getByText('Loading the groups…')).toHaveCount(0)
+    } else await page.getByRole('button', { name: 'Show groups of this organisation' }).click()
     await choose(page, 'Group', 'Reviewers (user)', isJs)
     await page.getByLabel('Cellphone', { exact: true }).fill('bad phone!')
     await page.getByLabel('New password', { exact: true }).fill('onlyletters')
     await page.getByRole('button', { name: 'Save user' }).click()
-    await expect(page.getByText('Cellphone may contain digits, spaces, ( ) . - and a leading + only')).toBeVisible()
-    await expect(page.getByText('New password must contain something besides letters, such as a digit')).toBeVisible()
+    await expect(page.getByText('Cellphone may contain digits, spaces, ( ) . - and a leading + only', { exact: true })).toBeVisible()
+    await expect(page.getByText('New password must contain something besides letters, such as a digit', { exact: true })).toBeVisible()
     await expect(chosen(page, 'Organisation', isJs)).toContainText(organisation)
     await expect(chosen(page, 'Group', isJs)).toContainText('Reviewers (user)')
 
@@ -356,8 +358,8 @@ test.describe('Users', () => {
     await page.getByLabel('Cellphone', { exact: true }).fill('bad phone!')
     await page.getByLabel('Password', { exact: true }).fill('onlyletters')
     await page.getByRole('button', { name: 'Add user', exact: true }).click()
-    await expect(page.getByText('Cellphone may contain digits, spaces, ( ) . - and a leading + only')).toBeVisible()
-    await expect(page.getByText('Password must contain something besides letters, such as a digit')).toBeVisible()
+    await expect(page.getByText('Cellphone may contain digits, spaces, ( ) . - and a leading + only', { exact: true })).toBeVisible()
+    await expect(page.getByText('Password must contain something besides letters, such as a digit', { exact: true })).toBeVisible()
     await expect(page.getByLabel('Username', { exact: true })).toHaveValue(username)
     await expect(chosen(page, 'Role', isJs)).toContainText('Editor')
   })
