@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test'
 import { BACKEND_URL, backendSession, whenHydrated } from './support/backend'
 import { choose } from './support/select'
 
@@ -22,6 +22,38 @@ async function register(request: APIRequestContext, username: string) {
     },
   })
   expect(response.ok(), `registering ${username}`).toBe(true)
+}
+
+/** The users' search and filters form, unfolded where a narrow screen folds it away. */
+async function openFilters(page: Page) {
+  const filters = page.getByRole('form', { name: 'Search and filter users' })
+  if (!(await filters.isVisible())) await page.getByText('Search and filter users', { exact: true }).first().click()
+  return filters
+}
+
+/** A new organisation with a group of its own, "Reviewers", made on the Organisations screens. */
+async function createOrganisationWithReviewers(page: Page, name: string, testInfo: TestInfo) {
+  await page.goto('/organisations')
+  await whenHydrated(page.getByRole('button', { name: 'Create organisation' }), testInfo)
+  await page.getByLabel('Organisation name', { exact: true }).fill(name)
+  await page.getByRole('button', { name: 'Create organisation' }).click()
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible()
+  await whenHydrated(page.getByRole('button', { name: 'Create group' }), testInfo)
+  await page.getByLabel('Group name', { exact: true }).fill('Reviewers')
+  await page.getByRole('button', { name: 'Create group' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Group "Reviewers" created' })).toBeVisible()
+}
+
+/** Opens a user's edit page from the list. */
+async function editUser(page: Page, username: string, testInfo: TestInfo) {
+  await page.goto(`/users?filter=${encodeURIComponent(username)}`)
+  await page.getByRole('link', { name: `Edit ${username}` }).click()
+  await whenHydrated(page.getByRole('button', { name: 'Save user' }), testInfo)
+}
+
+/** The option a labelled select shows as chosen: the native <select> without scripts, the react-aria button with them. */
+function chosen(page: Page, label: string, isJs: boolean) {
+  return isJs ? page.getByRole('button', { name: label }) : page.getByLabel(label, { exact: true }).locator('option:checked')
 }
 
 test.describe('Users', () => {
@@ -57,8 +89,7 @@ test.describe('Users', () => {
     const prefix = uniquePrefix('column', testInfo.project.name)
     for (const suffix of ['alpha', 'beta', 'gamma']) await register(page.request, `${prefix}.${suffix}`)
     await page.goto('/users')
-    const filters = page.getByRole('form', { name: 'Filter users' })
-    if (!(await filters.isVisible())) await page.getByText('Filter users', { exact: true }).first().click()
+    const filters = await openFilters(page)
     await filters.getByLabel('Username match mode').selectOption('startsWith')
     await filters.getByLabel('Username', { exact: true }).fill(prefix.toUpperCase())
     await filters.getByLabel('Last name match mode').selectOption('notEquals')
@@ -241,5 +272,95 @@ test.describe('Users', () => {
     await page.goto('/users/987654')
     await expect(page).toHaveURL(/\/users$/)
     await expect(page.getByRole('status').filter({ hasText: 'No user with id 987654' })).toContainText('Something went wrong')
+  })
+
+  test('applies the search and the column filters together, whichever button is clicked', async ({ page }, testInfo) => {
+    const prefix = uniquePrefix('together', testInfo.project.name)
+    for (const suffix of ['alpha', 'beta']) await register(page.request, `${prefix}.${suffix}`)
+    await page.goto('/users')
+    const filters = await openFilters(page)
+    await page.getByRole('searchbox', { name: 'Search' }).fill(prefix)
+    await filters.getByLabel('Username', { exact: true }).fill(`${prefix}.a`)
+    await filters.getByRole('button', { name: 'Filter', exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`filter=${prefix.replaceAll('.', '\\.')}`))
+    await expect(page).toHaveURL(/username=/)
+    await expect(page.getByRole('status').filter({ hasText: 'matching' })).toHaveText(`1 matching user for “${prefix}”`)
+
+    // And the other way round: a new search keeps the column filter typed beside it.
+    await (await openFilters(page)).getByLabel('Username', { exact: true }).fill(`${prefix}.b`)
+    await page.getByRole('searchbox', { name: 'Search' }).fill(`${prefix}.`)
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`username=${prefix.replaceAll('.', '\\.')}\\.b`))
+    await expect(page.getByRole('status').filter({ hasText: 'matching' })).toHaveText(`1 matching user for “${prefix}.”`)
+    await expect(page.getByRole('table', { name: 'Users' })).toContainText(`${prefix}.beta`)
+  })
+
+  test('keeps the organisation and group chosen when a save is refused, and says the fields by their labels', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    const username = uniquePrefix('keep', testInfo.project.name)
+    const organisation = `Harbour ${username}`
+    await register(page.request, username)
+    await createOrganisationWithReviewers(page, organisation, testInfo)
+
+    await editUser(page, username, testInfo)
+    // With scripts the groups are fetched as the organisation is picked; a group is chosen once they are there.
+    const groupsFetched = isJs ? page.waitForResponse((response) => response.url().includes('organization_id=')) : null
+    await choose(page, 'Organisation', organisation, isJs)
+    if (groupsFetched) {
+      await groupsFetched
+      await expect(page.getByText('Loading the groups…')).toHaveCount(0)
+    } else await page.getByRole('button', { name: 'Show groups of this organisation' }).click()
+    await choose(page, 'Group', 'Reviewers (user)', isJs)
+    await page.getByLabel('Cellphone', { exact: true }).fill('bad phone!')
+    await page.getByLabel('New password', { exact: true }).fill('onlyletters')
+    await page.getByRole('button', { name: 'Save user' }).click()
+    await expect(page.getByText('Cellphone may contain digits, spaces, ( ) . - and a leading + only', { exact: true })).toBeVisible()
+    await expect(page.getByText('New password must contain something besides letters, such as a digit', { exact: true })).toBeVisible()
+    await expect(chosen(page, 'Organisation', isJs)).toContainText(organisation)
+    await expect(chosen(page, 'Group', isJs)).toContainText('Reviewers (user)')
+
+    await page.getByLabel('Cellphone', { exact: true }).fill('')
+    await page.getByLabel('New password', { exact: true }).fill('')
+    await page.getByRole('button', { name: 'Save user' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'User updated' })).toBeVisible()
+    const row = page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: username })
+    await expect(row).toContainText(organisation)
+    await expect(row).toContainText('Reviewers')
+  })
+
+  test('names the organisation when the group chosen is not one of its groups', async ({ page }, testInfo) => {
+    // With scripts the groups follow the organisation as it is picked, so the two cannot disagree.
+    test.skip(testInfo.project.name === 'js', 'only a form without scripts can send a group of another organisation')
+    const username = uniquePrefix('mismatch', testInfo.project.name)
+    const organisation = `Harbour ${username}`
+    await register(page.request, username)
+    await createOrganisationWithReviewers(page, organisation, testInfo)
+
+    await editUser(page, username, testInfo)
+    await choose(page, 'Organisation', organisation, false)
+    await choose(page, 'Group', 'Editors (editor)', false)
+    await page.getByRole('button', { name: 'Save user' }).click()
+    await expect(page.getByText(`The group chosen is not a group of ${organisation}: please choose one of its groups.`)).toBeVisible()
+    await expect(page.getByLabel('Group', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    await expect(chosen(page, 'Organisation', false)).toHaveText(organisation)
+    // The groups offered now are that organisation's.
+    await expect(page.getByLabel('Group', { exact: true }).locator('option')).toContainText(['Reviewers (user)'])
+  })
+
+  test('says the refused fields of a new user by their labels, keeping what was typed', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    const username = uniquePrefix('labels', testInfo.project.name)
+    await page.goto('/users/new')
+    await whenHydrated(page.getByRole('button', { name: 'Add user', exact: true }), testInfo)
+    await choose(page, 'Role', 'Editor', isJs)
+    await page.getByLabel('Username', { exact: true }).fill(username)
+    await page.getByLabel('Email', { exact: true }).fill(`${username}@example.org`)
+    await page.getByLabel('Cellphone', { exact: true }).fill('bad phone!')
+    await page.getByLabel('Password', { exact: true }).fill('onlyletters')
+    await page.getByRole('button', { name: 'Add user', exact: true }).click()
+    await expect(page.getByText('Cellphone may contain digits, spaces, ( ) . - and a leading + only', { exact: true })).toBeVisible()
+    await expect(page.getByText('Password must contain something besides letters, such as a digit', { exact: true })).toBeVisible()
+    await expect(page.getByLabel('Username', { exact: true })).toHaveValue(username)
+    await expect(chosen(page, 'Role', isJs)).toContainText('Editor')
   })
 })

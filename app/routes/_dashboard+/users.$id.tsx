@@ -1,10 +1,10 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { z } from 'zod'
-import { Password, Registration, type Group, type Organization } from '../../../contracts/users'
+import { Password, type Group, type Organization } from '../../../contracts/users'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FailureMessage, FormErrors } from '~/components/settings/failure-message'
 import { toConformErrors, toFailure, type Failure } from '~/components/settings/form-errors'
@@ -18,6 +18,8 @@ import { ApiError, type ApiSession } from '~/models/api.server'
 import { getUser, listGroups, listOrganizations, updateUser } from '~/models/users.server'
 import { AccountActions, ACCOUNT_INTENTS } from '~/components/administration/account-actions'
 import { accountAction } from '~/components/administration/account-actions.server'
+import { organizationName } from '~/components/administration/user-form.server'
+import { fieldErrorsInFormWords, parseUserForm, PERSON_LABELS, PersonFields } from '~/components/administration/user-form'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
@@ -26,22 +28,16 @@ import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `${data?.user.username ?? 'User'} · Users`)
 
-/** A text the form may send blank (conform sends nothing for blank), checked with the backend's own rule. */
-const requiredText = (message: string, rule: z.ZodType<string, string>) => z.string({ error: message }).pipe(rule)
-const optionalText = (rule: z.ZodType<string, string>) => z.string().pipe(rule).default('')
-
 const UserEditForm = z.object({
-  username: requiredText('Please enter a username', Registration.shape.username),
-  email: requiredText('Please enter an email address', Registration.shape.email),
-  firstName: optionalText(z.string().trim().max(100, 'firstName is at most 100 characters')),
-  lastName: optionalText(z.string().trim().max(100, 'lastName is at most 100 characters')),
-  cellphone: optionalText(Registration.shape.cellphone.unwrap()),
+  ...PersonFields,
   // Blank keeps the current password.
   password: Password.optional(),
   organization_id: z.number({ error: 'Please choose an organisation' }).int().positive(),
   group_id: z.number({ error: 'Please choose a group' }).int().positive(),
   enabled: PostedBoolean,
 })
+
+const LABELS = { ...PERSON_LABELS, password: 'New password' }
 
 function userId(params: { id?: string }) {
   const id = Number(params.id)
@@ -55,13 +51,29 @@ function backTo(request: Request) {
   return /^\/users(\?[^\\]*)?$/.test(back) ? back : '/users'
 }
 
-async function loadGroups(session: ApiSession, organizationId: number): Promise<{ groups: Group[]; groupsFailure: Failure | null }> {
+/** The groups of an organisation, to offer in the form; a failure to get them is said above the list. */
+async function loadGroups(session: ApiSession, organizationId: number): Promise<GroupChoice> {
   try {
-    return { groups: await listGroups(session, organizationId), groupsFailure: null }
+    return { groups: await listGroups(session, organizationId), groupsFailure: null, organizationId }
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
-    return { groups: [], groupsFailure: toFailure(error, 'Cannot get groups') }
+    return { groups: [], groupsFailure: toFailure(error, 'Cannot get groups'), organizationId }
   }
+}
+
+/** The organisation chosen in a posted form, if it is one at all. */
+function chosenOrganization(formData: FormData) {
+  const id = Number(formData.get('organization_id'))
+  return Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null
+}
+
+/**
+ * A refused save goes back with the groups of the organisation chosen, so the group chosen stays offered and chosen
+ * (without scripts the page would otherwise offer the groups of the user's saved organisation again).
+ */
+async function refuse(session: ApiSession, formData: FormData, result: SubmissionResult<string[]>, status: number) {
+  const organizationId = chosenOrganization(formData)
+  return json({ result, ...(organizationId ? await loadGroups(session, organizationId) : {}) }, { status })
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -90,7 +102,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ),
     loadGroups(session, chosen),
   ])
-  return json({ user, back, organizationId: chosen, ...organizations, ...groupsOfChosen })
+  return json({ user, back, ...organizations, ...groupsOfChosen })
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -102,23 +114,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (typeof intent === 'string' && (ACCOUNT_INTENTS as readonly string[]).includes(intent)) return accountAction(request, session, id, formData)
   if (intent === 'groups') {
     // Without scripts: show the groups of the organisation just chosen, keeping what was typed (but no password).
-    const organizationId = Number(formData.get('organization_id')) || 0
     const { password: _password, ...typed } = Object.fromEntries([...formData.keys()].map((key) => [key, formData.getAll(key).map(String)]))
     const initialValue = Object.fromEntries(Object.entries(typed).map(([key, values]) => [key, values.length > 1 ? values : values[0]]))
-    const result: SubmissionResult<string[]> = { initialValue }
-    return json({ result, organizationId, ...(await loadGroups(session, organizationId)) })
+    return json({ result: { initialValue } as SubmissionResult<string[]>, ...(await loadGroups(session, chosenOrganization(formData) ?? 0)) })
   }
-  const submission = parseWithZod(formData, { schema: UserEditForm })
-  if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+  const submission = parseUserForm(formData, UserEditForm, LABELS)
+  if (submission.status !== 'success') return refuse(session, formData, submission.reply({ hideFields: ['password'] }), 400)
   try {
     await updateUser(session, { id, ...submission.value, enabled: submission.value.enabled === 'true' })
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
-      const fieldErrors = toConformErrors(error.fieldErrors())
-      return json(
-        { result: submission.reply({ hideFields: ['password'], fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }) },
-        { status: error.status },
-      )
+      const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), LABELS)
+      const { organization_id: organizationId, group_id: groupId } = submission.value
+      if (fieldErrors.group_id && !(await listGroups(session, organizationId).catch(() => [] as Group[])).some((group) => group.id === groupId)) {
+        // The backend says it with ids ("Group 3 is not a group of organisation 2"); the list is now that organisation's.
+        fieldErrors.group_id = [`The group chosen is not a group of ${await organizationName(organizationId)}: please choose one of its groups.`]
+      }
+      const formErrors = Object.keys(fieldErrors).length ? [] : [error.message]
+      return refuse(session, formData, submission.reply({ hideFields: ['password'], fieldErrors, formErrors }), error.status)
     }
     throw error
   }
@@ -156,16 +169,14 @@ export default function EditUserRoute() {
     defaultNoValidate: false,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: UserEditForm }),
+    onValidate: ({ formData }) => parseUserForm(formData, UserEditForm, LABELS),
   })
   // The organisation whose groups are offered: picked with scripts (fetcher), or shown by the "Show groups" button.
   const [pickedOrganization, setPickedOrganization] = useState<number | null>(null)
   const fetched: GroupChoice | null = groupsFetcher.data && pickedOrganization !== null ? groupsFetcher.data : null
   const shown: GroupChoice =
     fetched ??
-    (actionData && 'groups' in actionData
-      ? (actionData as unknown as GroupChoice)
-      : { groups: loaded.groups, groupsFailure: loaded.groupsFailure, organizationId: loaded.organizationId })
+    (actionData && 'groups' in actionData ? (actionData as unknown as GroupChoice) : loaded)
   const text = (value: unknown) => (typeof value === 'string' ? value : '')
   const organizationValue = fetched ? String(pickedOrganization) : text(fields.organization_id.initialValue) || String(shown.organizationId)
   const groupValue = String(shown.organizationId) === text(fields.organization_id.initialValue) ? text(fields.group_id.initialValue) : ''

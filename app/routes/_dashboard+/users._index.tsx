@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
+import { Link, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { PAGE_SIZE_USERS, UserSortField, type User, type UserFilters } from '../../../contracts/users'
+import * as usersTable from '~/components/administration/users-table.css'
 import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
@@ -85,13 +86,8 @@ export default function UsersRoute() {
   const isLoading = navigation.state === 'loading' && navigation.location.pathname === '/users'
   const hrefFor = (changes: Record<string, string | number | null>) => hrefWith('/users', location.search, changes)
   const returnTo = `${location.pathname}${location.search}`
-  const keep: Record<string, string | number> = {
-    sortField: sort.field,
-    sortOrder: sort.order,
-    ...(filter ? { filter } : {}),
-    ...(rows !== PAGE_SIZE_USERS ? { rows } : {}),
-  }
-  const clearHref = hrefFor({ first: null, ...Object.fromEntries(FILTER_COLUMNS.flatMap((column) => [[column.field, null], [modeParamOf(column.field), null]])) })
+  const keep: Record<string, string | number> = { sortField: sort.field, sortOrder: sort.order, ...(rows !== PAGE_SIZE_USERS ? { rows } : {}) }
+  const clearHref = hrefFor({ first: null, filter: null, ...Object.fromEntries(FILTER_COLUMNS.flatMap((column) => [[column.field, null], [modeParamOf(column.field), null]])) })
   const isFiltered = Boolean(filter) || Object.keys(activeFilters(filterValues)).length > 0
   const sortHref = (next: Sort) => hrefFor({ sortField: next.field, sortOrder: next.order, first: null })
   return (
@@ -102,25 +98,24 @@ export default function UsersRoute() {
         <Link to="/users/new?invite=1">Invite user</Link>
         <Link to="/organisations">Organisations</Link>
       </div>
-      <Form method="get" className={layout.toolbar} role="search" aria-label="Search users">
-        {Object.entries({ ...keep, filter: null })
-          .filter(([, value]) => value !== null)
-          .map(([name, value]) => (
-            <input key={name} type="hidden" name={name} value={String(value)} />
-          ))}
-        {FILTER_COLUMNS.flatMap((column) =>
-          filterValues[column.field]?.value
-            ? [
-                <input key={column.field} type="hidden" name={column.field} value={filterValues[column.field].value} />,
-                <input key={modeParamOf(column.field)} type="hidden" name={modeParamOf(column.field)} value={filterValues[column.field].matchMode} />,
-              ]
-            : [],
-        )}
-        <TextField label="Search" name="filter" type="search" defaultValue={filter} description="Matches username, email, first and last name." />
-        <Button isDisabled={navigation.state === 'loading'}>Search</Button>
-        {filter ? <Link to={hrefFor({ filter: null, first: null })}>Clear search</Link> : null}
-      </Form>
-      <ColumnFilters key={location.search} label="Filter users" action="/users" columns={FILTER_COLUMNS} values={filterValues} keep={keep} clearHref={clearHref} errors={filterErrors} />
+      {/* One form for the search and the column filters, so either button applies what is typed in both. */}
+      <ColumnFilters
+        key={location.search}
+        label="Search and filter users"
+        action="/users"
+        columns={FILTER_COLUMNS}
+        values={filterValues}
+        keep={keep}
+        clearHref={clearHref}
+        errors={filterErrors}
+        extraActiveCount={filter ? 1 : 0}
+      >
+        <div className={`${layout.toolbar} ${usersTable.searchRow}`} role="search" aria-label="Search users">
+          <TextField label="Search" name="filter" type="search" defaultValue={filter} description="Matches username, email, first and last name." />
+          <Button isDisabled={navigation.state === 'loading'}>Search</Button>
+          {filter ? <Link to={hrefFor({ filter: null, first: null })}>Clear search</Link> : null}
+        </div>
+      </ColumnFilters>
       <FailureMessage failure={failure} />
       <p className={layout.muted} role="status">
         {count === 0 ? 'No users' : `${count} ${isFiltered ? 'matching ' : ''}${count === 1 ? 'user' : 'users'}`}

@@ -1,11 +1,13 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { Role } from '../../../contracts/identity'
-import { Password, Registration, type Organization } from '../../../contracts/users'
+import { Password, type Organization } from '../../../contracts/users'
 import { OneTimeSecret } from '~/components/administration/one-time-secret'
+import { organizationName } from '~/components/administration/user-form.server'
+import { fieldErrorsInFormWords, parseUserForm, PERSON_LABELS, PersonFields, requiredText } from '~/components/administration/user-form'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FailureMessage, FormErrors } from '~/components/settings/failure-message'
 import { toConformErrors, toFailure, type Failure } from '~/components/settings/form-errors'
@@ -20,24 +22,18 @@ import { screenMeta } from '~/sponsors/meta'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { readFormData, unknownIntent } from '~/utils/form.server'
-import { ROLE_OPTIONS } from '~/utils/role-labels'
+import { ROLE_LABELS, ROLE_OPTIONS } from '~/utils/role-labels'
 import { redirectWithToast } from '~/utils/session.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data?.isInvite ? 'Invite user' : 'Add user')
 
-/** A text the form may send blank (conform sends nothing for blank), checked with the backend's own rule. */
-const requiredText = (message: string, rule: z.ZodType<string, string>) => z.string({ error: message }).pipe(rule)
-const optionalText = (rule: z.ZodType<string, string>) => z.string().pipe(rule).default('')
-
 const Person = {
-  username: requiredText('Please enter a username', Registration.shape.username),
-  email: requiredText('Please enter an email address', Registration.shape.email),
-  firstName: optionalText(z.string().trim().max(100, 'firstName is at most 100 characters')),
-  lastName: optionalText(z.string().trim().max(100, 'lastName is at most 100 characters')),
-  cellphone: optionalText(Registration.shape.cellphone.unwrap()),
+  ...PersonFields,
   role: Role,
   organization_id: z.number({ error: 'Please choose an organisation' }).int().positive(),
 }
+
+const LABELS = { ...PERSON_LABELS, password: 'Password' }
 
 /** "Add user" sets the password now; "Invite user" leaves it to the person, through a one-time link. */
 const NewUserForm = z.discriminatedUnion('intent', [
@@ -61,7 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const intent = formData.get('intent')
   if (intent !== 'add' && intent !== 'invite') throw unknownIntent(intent)
-  const submission = parseWithZod(formData, { schema: NewUserForm })
+  const submission = parseUserForm(formData, NewUserForm, LABELS)
   if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password'] }), invited: null }, { status: 400 })
   const { intent: _chosen, ...person } = submission.value
   try {
@@ -74,7 +70,9 @@ export async function action({ request }: ActionFunctionArgs) {
     })
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error
-    const fieldErrors = toConformErrors(error.fieldErrors())
+    const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), LABELS)
+    // The backend says it with the organisation's id ("Organisation 5 has no group for the editor role").
+    if (fieldErrors.role) fieldErrors.role = [`${await organizationName(person.organization_id)} has no group for the ${ROLE_LABELS[person.role]} role: choose another role.`]
     return json(
       { result: submission.reply({ hideFields: ['password'], fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }), invited: null },
       { status: error.status },
@@ -93,7 +91,7 @@ export default function NewUserRoute() {
     defaultNoValidate: false,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NewUserForm }),
+    onValidate: ({ formData }) => parseUserForm(formData, NewUserForm, LABELS),
   })
   const invited = actionData?.invited
   const isBusy = navigation.state === 'submitting'
