@@ -8,9 +8,10 @@ export type FieldLabels = Readonly<Record<string, string>>
  */
 export function inFormWords(message: string, labels: FieldLabels): string {
   for (const [field, label] of Object.entries(labels)) {
-    if (message.startsWith(`${field} `)) return `${label}${message.slice(field.length)}`
+    if (message.startsWith(`${field} `)) return inFormWords(`${label}${message.slice(field.length)}`, labels)
   }
-  return message
+  // A field named further on, as the API spells its fields (`… cannot be more than num_sources_k`).
+  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => (Object.hasOwn(labels, word) ? (labels[word] as string) : word))
 }
 
 /** Field errors (the backend's, or a form's own) in the form's words. */

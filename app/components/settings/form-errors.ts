@@ -31,14 +31,6 @@ export function toConformErrors(fieldErrors: Record<string, string[]>, rename: (
 }
 
 /**
- * A backend message in the form's words: each field name it mentions (`num_sources_k is at least 1`) becomes that
- * field's label (`Number of sources is at least 1`). The API keeps its own messages for its other clients.
- */
-export function inFormWords(message: string, labels: Record<string, string>): string {
-  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => (Object.hasOwn(labels, word) ? labels[word] : word))
-}
-
-/**
  * How a refused template save goes back to its form: field errors beside their fields (a taken name, a 409
  * without a field, goes beside the name); otherwise the toast's message for the whole form.
  */
