@@ -118,6 +118,13 @@ test.describe('Articles table', () => {
     expect([...descending].sort((a, b) => b - a)).toEqual(descending)
     // A new sort starts again at the first page.
     await expect(page).not.toHaveURL(/first=/)
+
+    // An address past the last page says so, with the way back, not that nothing is published.
+    await page.goto('/articles?rows=5&first=100000')
+    await expect(table).toContainText('No articles on this page.')
+    await expect(table).not.toContainText('No published articles yet.')
+    await table.getByRole('link', { name: 'Go to the first page' }).click()
+    await expect(table.locator('tbody tr')).toHaveCount(5)
   })
 
   test('edits an article, which answers use at once, and views its content', async ({ page }, testInfo) => {

@@ -171,7 +171,18 @@ export default function ArticlesRoute() {
               ))}
               {page.rows.length === 0 ? (
                 <tr>
-                  <td colSpan={6}>{filtered ? 'No articles match these filters.' : 'No published articles yet.'}</td>
+                  <td colSpan={6}>
+                    {page.total_count > 0 ? (
+                      // An address past the last page (a bookmark, a list that shrank).
+                      <>
+                        No articles on this page. <Link to={hrefFor({ first: null })}>Go to the first page</Link>
+                      </>
+                    ) : filtered ? (
+                      'No articles match these filters.'
+                    ) : (
+                      'No published articles yet.'
+                    )}
+                  </td>
                 </tr>
               ) : null}
             </tbody>
