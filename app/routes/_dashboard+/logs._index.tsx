@@ -294,6 +294,8 @@ function LogsList({ data }: { data: LogsData }) {
         {logs.length === 0 ? 'No logs' : `Showing ${logs.length} ${data.isFiltered ? 'matching ' : ''}log${logs.length === 1 ? '' : 's'}`}
         {data.status === 'all' ? '' : ` (${LOG_STATUS_LABELS[data.status].toLowerCase()})`}
         {data.lastId ? `, older than log ${data.lastId}` : ''}
+        {/* A filter refused beside its field is left out of the list, which must not look filtered by it. */}
+        {logs.length > 0 && Object.keys(data.errors).length > 0 ? ' (the filters marked in error are not applied)' : ''}
       </p>
       <div className={table.tableWrap} aria-busy={isLoading || isLoadingMore || undefined} role="region" aria-label="Query logs" tabIndex={0}>
         <table aria-label="Query logs">
