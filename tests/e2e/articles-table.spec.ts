@@ -119,6 +119,10 @@ test.describe('Articles table', () => {
     // A new sort starts again at the first page.
     await expect(page).not.toHaveURL(/first=/)
 
+    // A filter refused beside its field is said to be left out of the count.
+    await page.goto('/articles?id=abc')
+    await expect(page.getByRole('status').filter({ hasText: /^\d+ (matching|published) \(the filters marked in error are not applied\)$/ })).toBeVisible()
+
     // An address past the last page says so, with the way back, not that nothing is published.
     await page.goto('/articles?rows=5&first=100000')
     await expect(table).toContainText('No articles on this page.')
