@@ -28,5 +28,16 @@ export function registerSchema(policy: RegistrationPolicy) {
   return Person.refine(samePasswords, differ)
 }
 
+/** The registration form's labels, by field: its messages name fields as the form does ("Email is not …"). */
+export const REGISTER_LABELS = {
+  username: 'Username',
+  email: 'Email',
+  firstName: 'First name',
+  lastName: 'Last name',
+  cellphone: 'Cellphone',
+  password: 'Password',
+  invitation: 'Invitation code',
+}
+
 /** What the registration page says when registration is closed. */
 export const REGISTRATION_CLOSED = 'Registration is closed: ask an administrator for an account.'

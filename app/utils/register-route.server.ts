@@ -6,7 +6,8 @@ import { getRegistrationInfo, registerUser } from '~/models/users.server'
 import { assertSameOrigin, signInWithPassword } from './auth.server'
 import { getEnv } from './env.server'
 import { readFormData } from './form.server'
-import { REGISTRATION_CLOSED, registerSchema } from './register-form'
+import { fieldErrorsInFormWords, formatErrorInFormWords, inFormWords } from './form-words'
+import { REGISTER_LABELS, REGISTRATION_CLOSED, registerSchema } from './register-form'
 import { redirectWithToast } from './session.server'
 
 /** The registration page's data: the backend's policy (closed, open into one organisation, or by invitation). */
@@ -29,7 +30,7 @@ export async function actRegister(request: Request) {
   assertSameOrigin(request)
   const formData = await readFormData(request)
   const { policy } = await getRegistrationInfo()
-  const submission = parseWithZod(formData, { schema: registerSchema(policy) })
+  const submission = parseWithZod(formData, { schema: registerSchema(policy), formatError: formatErrorInFormWords(REGISTER_LABELS) })
   if (policy === 'off') return json({ result: submission.reply({ formErrors: [REGISTRATION_CLOSED], hideFields: HIDE_FIELDS }) }, { status: 403 })
   if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: HIDE_FIELDS }) }, { status: 400 })
   const { password_again: _again, ...person } = submission.value
@@ -37,8 +38,8 @@ export async function actRegister(request: Request) {
     await registerUser(person)
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
-      const fieldErrors = toConformErrors(error.fieldErrors())
-      const formErrors = Object.keys(fieldErrors).length ? [] : [error.message]
+      const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), REGISTER_LABELS)
+      const formErrors = Object.keys(fieldErrors).length ? [] : [inFormWords(error.message, REGISTER_LABELS)]
       return json({ result: submission.reply({ hideFields: HIDE_FIELDS, fieldErrors, formErrors }) }, { status: error.status })
     }
     throw error

@@ -20,6 +20,11 @@ test.describe('Invitations and password resets', () => {
     const password = 'harbour-light-58'
     await page.goto(`/password?code=${encodeURIComponent(invited.code)}`)
     await expect(page.getByRole('heading', { name: 'Set your password' })).toBeVisible()
+    await page.getByLabel('New password', { exact: true }).fill('short1')
+    await page.getByLabel('New password again', { exact: true }).fill('short1')
+    await page.getByLabel('New password', { exact: true }).evaluate((field) => field.closest('form')?.setAttribute('novalidate', ''))
+    await page.getByRole('button', { name: 'Set password' }).click()
+    await expect(page.getByText('New password must be at least 8 characters', { exact: true })).toBeVisible()
     await page.getByLabel('New password', { exact: true }).fill(password)
     await page.getByLabel('New password again', { exact: true }).fill('something-else-1')
     await page.getByRole('button', { name: 'Set password' }).click()

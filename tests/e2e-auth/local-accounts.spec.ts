@@ -27,11 +27,30 @@ test.describe('Local accounts', () => {
     expect((await readSession(context)).auth).toMatchObject({ kind: 'local', user: { username: account.username, role: 'editor' } })
   })
 
+  test('still lands on the page asked for after a refused sign-in', async ({ page }) => {
+    const account = await createLocalAccount('editor')
+    await page.goto('/logs')
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Flogs$/)
+    await signInLocally(page, { username: account.username, password: 'not-the-password-1' })
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid username or password' })).toBeVisible()
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Flogs$/)
+    await signInLocally(page, account)
+    await expect(page).toHaveURL(bareUrl('/logs'))
+  })
+
   test('signs a person in right after they register, and lands them on Ask', async ({ page, context }) => {
     const username = `reg-${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`
     const password = 'meadow-lantern-73'
     await page.goto('/register')
+    // Someone with an account finds the way to sign in.
+    await expect(page.getByRole('link', { name: 'Sign in', exact: true })).toHaveAttribute('href', '/login')
     await page.getByLabel('Username', { exact: true }).fill(username)
+    // A refusal says the field as the form names it, and keeps the rest.
+    await page.getByLabel('Email', { exact: true }).fill('mary-at-example')
+    await page.getByLabel('First name', { exact: true }).evaluate((field) => field.closest('form')?.setAttribute('novalidate', ''))
+    await page.getByRole('button', { name: 'Register' }).click()
+    await expect(page.getByText('Email is not a valid address', { exact: true })).toBeVisible()
+    await expect(page.getByLabel('Username', { exact: true })).toHaveValue(username)
     await page.getByLabel('Email', { exact: true }).fill(`${username}@example.org`)
     await page.getByLabel('First name', { exact: true }).fill('Mary')
     await page.getByLabel('Last name', { exact: true }).fill('Somerville')

@@ -14,6 +14,7 @@ import { assertSameOrigin, getSignedInUser, safeReturnPath, signInWithPassword }
 import { getEnv, isSingleSignOnEnabled } from '~/utils/env.server'
 import { secureCookieProblem } from '~/utils/cookie-check.server'
 import { readFormData } from '~/utils/form.server'
+import { getRegistrationInfo } from '~/models/users.server'
 
 const SignInForm = z.object({
   username: z.string({ error: 'Please enter your username' }).trim().min(1, 'Please enter your username').max(200),
@@ -30,7 +31,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (await getSignedInUser(request)) throw redirect(redirectTo)
   // After registering, the new username is filled in (?username=).
   const username = new URL(request.url).searchParams.get('username')?.slice(0, 200) ?? ''
-  return json({ redirectTo, username, isSingleSignOnEnabled: isSingleSignOnEnabled(env), cookieProblem: secureCookieProblem(request) })
+  // Registration closed: the page does not offer it. Where the backend cannot say, the link stays (its page explains).
+  const registration = await getRegistrationInfo().catch(() => null)
+  return json({
+    redirectTo,
+    username,
+    isSingleSignOnEnabled: isSingleSignOnEnabled(env),
+    cookieProblem: secureCookieProblem(request),
+    mayRegister: registration?.policy !== 'off',
+  })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -51,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const SIGNED_IN_BUT_DROPPED = 'Your username and password were accepted, but this browser cannot stay signed in at this address (see above).'
 
 export default function LoginRoute() {
-  const { redirectTo, username, isSingleSignOnEnabled, cookieProblem } = useLoaderData<typeof loader>()
+  const { redirectTo, username, isSingleSignOnEnabled, cookieProblem, mayRegister } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
@@ -86,7 +95,8 @@ export default function LoginRoute() {
           <p className={layout.muted}>Or sign in with a local account:</p>
         </>
       ) : null}
-      <Form method="post" action="/login" {...getFormProps(form)} aria-label="Sign in with a local account">
+      {/* Posted to its own address, return path included: a refused sign-in comes back here still knowing where to go. */}
+      <Form method="post" action={`/login?${new URLSearchParams({ redirectTo })}`} {...getFormProps(form)} aria-label="Sign in with a local account">
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {form.errors?.length ? (
           <p id={form.errorId} role="alert" className={controls.error}>
@@ -105,9 +115,7 @@ export default function LoginRoute() {
         <TextField key={`password-${attempt}`} label="Password" type="password" name={fields.password.name} id={fields.password.id} errors={fields.password.errors} isRequired maxLength={1000} />
         <Button isDisabled={isSubmitting}>Sign in</Button>
       </Form>
-      <p>
-        No account yet? <Link to="/register">Register</Link>
-      </p>
+      <p>{mayRegister ? <>No account yet? <Link to="/register">Register</Link></> : 'No account yet? Ask an administrator for one.'}</p>
     </section>
   )
 }

@@ -15,6 +15,7 @@ import * as layout from '~/styles/layout.css'
 import { assertSameOrigin } from '~/utils/auth.server'
 import { getEnv } from '~/utils/env.server'
 import { readFormData } from '~/utils/form.server'
+import { fieldErrorsInFormWords, formatErrorInFormWords } from '~/utils/form-words'
 import { redirectWithToast } from '~/utils/session.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Set your password')
@@ -27,6 +28,9 @@ const SetPasswordForm = z
   })
   .refine((form) => form.password === form.password_again, { path: ['password_again'], message: 'The two passwords differ' })
 
+/** Its messages name the field as the form does ("Password must be at least 8 characters"). */
+const PASSWORD_LABELS = { password: 'New password' }
+
 /** The page an invitation or a password reset link opens: the code comes in the address and goes back in the form. */
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!getEnv().AUTH_ENABLED) throw redirect('/ask')
@@ -37,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request)
   if (!getEnv().AUTH_ENABLED) throw redirect('/ask')
-  const submission = parseWithZod(await readFormData(request), { schema: SetPasswordForm })
+  const submission = parseWithZod(await readFormData(request), { schema: SetPasswordForm, formatError: formatErrorInFormWords(PASSWORD_LABELS) })
   if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password', 'password_again'] }) }, { status: 400 })
   try {
     const used = await setPasswordWithCode(submission.value.code, submission.value.password)
@@ -46,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error
     const fieldErrors = error.fieldErrors()
     const reply = fieldErrors.password
-      ? { fieldErrors: { password: fieldErrors.password } }
+      ? { fieldErrors: fieldErrorsInFormWords({ password: fieldErrors.password }, PASSWORD_LABELS) }
       : { formErrors: [error.status === 429 ? error.message : 'This link is not valid, has been used or has expired: ask an administrator for a new one.'] }
     return json({ result: submission.reply({ ...reply, hideFields: ['password', 'password_again'] }) }, { status: error.status })
   }
@@ -63,7 +67,7 @@ export default function SetPasswordRoute() {
     defaultNoValidate: false,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordForm }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordForm, formatError: formatErrorInFormWords(PASSWORD_LABELS) }),
   })
   return (
     <section className={layout.card} aria-labelledby="set-password-heading">

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import type { RegistrationInfo } from '../../../contracts/users'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FailureMessage, FormErrors } from '~/components/settings/failure-message'
@@ -10,7 +10,8 @@ import { Button } from '~/components/ui/button'
 import { fieldProps, TextField } from '~/components/ui/text-field'
 import * as layout from '~/styles/layout.css'
 import { screenMeta } from '~/sponsors/meta'
-import { REGISTRATION_CLOSED, registerSchema } from '~/utils/register-form'
+import { formatErrorInFormWords } from '~/utils/form-words'
+import { REGISTER_LABELS, REGISTRATION_CLOSED, registerSchema } from '~/utils/register-form'
 import { actRegister, loadRegisterScreen } from '~/utils/register-route.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Register')
@@ -36,6 +37,9 @@ export default function RegisterRoute() {
           <RegisterForm key={location.key} policy={registration.policy} />
         </>
       ) : null}
+      <p>
+        Already have an account? <Link to="/login">Sign in</Link>
+      </p>
     </section>
   )
 }
@@ -58,7 +62,7 @@ function RegisterForm({ policy }: { policy: 'open' | 'invite' }) {
     defaultNoValidate: false,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, formatError: formatErrorInFormWords(REGISTER_LABELS) }),
   })
   // Only the invitation form has the field (the two schemas differ there alone).
   const invitation = policy === 'invite' ? (fields as unknown as Record<'invitation', typeof fields.username>).invitation : undefined
