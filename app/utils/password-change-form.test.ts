@@ -24,6 +24,11 @@ describe('the change password form', () => {
     }
   })
 
+  it('refuses the current password as the new one, beside the new password', () => {
+    const submission = submit({ current_password: 'river-stone-81', new_password: 'river-stone-81', new_password_again: 'river-stone-81' })
+    expect(submission.reply().error).toEqual({ new_password: ['The new password is the current one: choose another'] })
+  })
+
   it('says beside the repeated field that the two new passwords differ', () => {
     const submission = submit({ current_password: 'old secret', new_password: 'river-stone-81', new_password_again: 'river-stone-82' })
     expect(submission.reply().error).toEqual({ new_password_again: ['The two new passwords differ'] })

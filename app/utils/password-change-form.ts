@@ -16,6 +16,8 @@ export const PasswordChangeForm = z
     new_password_again: z.string({ error: 'Please type the new password again' }),
   })
   .refine((form) => form.new_password === form.new_password_again, { path: ['new_password_again'], message: 'The two new passwords differ' })
+  // Changing to the same password would end the other sessions and change nothing.
+  .refine((form) => form.new_password !== form.current_password, { path: ['new_password'], message: 'The new password is the current one: choose another' })
 
 /** A message of the API ("password must …") as the form says it ("Password must …"). */
 const asSentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1)
