@@ -14,7 +14,7 @@ import * as layout from '~/styles/layout.css'
 import { Button } from '~/components/ui/button'
 import { isPostedTrue, PostedBoolean, Switch } from '~/components/ui/checkbox'
 import { Select } from '~/components/ui/select'
-import { TextField } from '~/components/ui/text-field'
+import { fieldProps, TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
 import { getBotSettings, updateBotSettings } from '~/models/settings.server'
 import { requireApiSession } from '~/utils/auth.server'
@@ -160,7 +160,7 @@ export default function BotSettingsRoute() {
   const value = (field: { initialValue?: unknown }) => (typeof field.initialValue === 'string' ? field.initialValue : '')
   const textField = (name: keyof typeof LABELS, options: { isMultiline?: boolean; description?: string; maxLength?: number } = {}) => {
     const field = fields[name]
-    return <TextField label={LABELS[name]} name={field.name} id={field.id} defaultValue={value(field)} errors={field.errors} rows={3} {...options} />
+    return <TextField label={LABELS[name]} {...fieldProps(field)} rows={3} {...options} />
   }
   const labelled = (labels: Partial<typeof LABELS>) =>
     Object.entries(labels).map(([name, label]) => ({ field: fields[name as keyof typeof LABELS], label }))
@@ -190,11 +190,8 @@ export default function BotSettingsRoute() {
           <div className={styles.grid}>
             <Select
               label={LABELS.bot_type}
-              name={fields.bot_type.name}
-              id={fields.bot_type.id}
+              {...fieldProps(fields.bot_type)}
               options={BOT_TYPES}
-              defaultValue={value(fields.bot_type)}
-              errors={fields.bot_type.errors}
               description={withModel('A complete answer, or a short one that fits in a text message.')}
             />
             {textField('bot_language', { maxLength: 100, description: withModel('The language of every answer.') })}
@@ -211,22 +208,16 @@ export default function BotSettingsRoute() {
             {settings.model_configured ? (
               <Select
                 label={LABELS.llm_model}
-                name={fields.llm_model.name}
-                id={fields.llm_model.id}
+                {...fieldProps(fields.llm_model)}
                 options={models}
-                defaultValue={value(fields.llm_model)}
-                errors={fields.llm_model.errors}
               />
             ) : (
               <input type="hidden" name={fields.llm_model.name} value={value(fields.llm_model)} />
             )}
             <Select
               label={LABELS.search_type}
-              name={fields.search_type.name}
-              id={fields.search_type.id}
+              {...fieldProps(fields.search_type)}
               options={SEARCH_TYPES}
-              defaultValue={value(fields.search_type)}
-              errors={fields.search_type.errors}
             />
             <NumberField
               label={LABELS.num_sources_k}
@@ -279,11 +270,8 @@ export default function BotSettingsRoute() {
           <div className={styles.grid}>
             <Select
               label={LABELS.hybrid_fusion}
-              name={fields.hybrid_fusion.name}
-              id={fields.hybrid_fusion.id}
+              {...fieldProps(fields.hybrid_fusion)}
               options={HYBRID_FUSIONS}
-              defaultValue={value(fields.hybrid_fusion)}
-              errors={fields.hybrid_fusion.errors}
               description="How the keyword and vector results are merged."
             />
             <NumberField
