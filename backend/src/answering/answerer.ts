@@ -3,6 +3,7 @@ import type { LlmProvider } from '../llm/provider'
 import { CitationList } from './citations'
 import type { ComposedPart } from './composer'
 import { ExtractiveComposer } from './extractive-composer'
+import { resolveFollowUp } from './follow-up'
 import { fallbackReasonOf, modelFailureNote, type FallbackReason } from './fallback'
 import { splitGenerator } from './generator-result'
 import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-composer'
@@ -97,11 +98,15 @@ export class QuestionAnswerer {
     const { retriever, provider, screenPassage } = this.options
     const { settings } = request
     const history = request.history ?? []
+    const earlierQuestions = history.map((turn) => turn.question)
+    // "And how do I disable one?" after "How do I add a user?" asks how to disable a user (a model reads the
+    // conversation itself; search and the quoted answer read the question so).
+    const question = resolveFollowUp(request.question, earlierQuestions)
     const chunks = await retrieveInConversation(
       retriever,
       // A summary's framing words ("Summarise what the knowledge base says about …") are not what to find.
-      readRequest(request.question).subject,
-      history.map((turn) => turn.question),
+      readRequest(question).subject,
+      earlierQuestions,
       { limit: settings.num_sources_k, scoreThreshold: settings.score_threshold },
     )
     if (chunks.length === 0) {
@@ -150,7 +155,7 @@ export class QuestionAnswerer {
     }
 
     const citations = new CitationList()
-    const quoted = await new ExtractiveComposer(retriever.termWeight, retriever.correctTerm).composePart({ question: request.question, chunks, citations })
+    const quoted = await new ExtractiveComposer(retriever.termWeight, retriever.correctTerm).composePart({ question, chunks, citations })
     const note = fallback ? modelFailureNote(fallback) : null
     const text = quoted?.text ?? NOT_FOUND_ANSWER
     yield { type: 'delta', text }

@@ -5,6 +5,13 @@ const RENEWALS = [
   { title: 'Passport renewal', content: 'To renew a passport, fill in the renewal form and send two recent photos. How long a passport renewal takes: about six weeks.' },
   { title: 'Driving licence renewal', content: 'To renew a driving licence, book an eye test first. How long a driving licence renewal takes: about two weeks.' },
   { title: 'Library cards', content: 'A library card is free for residents and lets you borrow ten books at a time.' },
+  {
+    title: 'Accounts',
+    content:
+      '## Add an account\n\n1. Open Accounts.\n2. Select New account and enter the name.\n\n' +
+      '## Close an account\n\nTo close an account, open it and select Disable. A disabled account cannot sign in.',
+  },
+  { title: 'Shortcuts', content: 'Each shortcut can be enabled or disabled, so you may see none, one, two or three of them.' },
 ]
 
 const FOLLOW_UP = 'And how long does it take?'
@@ -46,6 +53,15 @@ forEachStorage('conversation threads', ({ server }) => {
       expect(alone.body.thread_id).toBe(alone.body.log_id)
       const aloneFirst = alone.body.source_list[0]?.metadata.title
       expect([passportFollowUp.body.source_list[0].metadata.title, licenceFollowUp.body.source_list[0].metadata.title].filter((title) => title === aloneFirst).length).toBeLessThanOrEqual(1)
+    })
+
+    it('reads a pronoun the follow-up acts on as what the earlier question named', async () => {
+      const first = await ask('How do I add an account?', owner)
+      const followUp = await ask('And how do I disable one?', owner, first.body.thread_id)
+      expect(followUp.body).toMatchObject({ success: true, found: true, thread_id: first.body.thread_id })
+      expect(followUp.body.source_list[0].metadata.title).toBe('Accounts')
+      expect(followUp.body.result).toContain('select Disable')
+      expect(followUp.body.result).not.toContain('shortcut')
     })
 
     it("refuses to continue another user's thread or one that does not exist, as not found", async () => {

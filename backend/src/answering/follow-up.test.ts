@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { namedObject, resolveFollowUp } from './follow-up'
+
+describe('a follow-up that acts on a pronoun', () => {
+  it('reads the pronoun as what the earlier question acted on', () => {
+    expect(resolveFollowUp('And how do I disable one?', ['How do I add a user?'])).toBe('And how do I disable a user?')
+    expect(resolveFollowUp('Can I delete it?', ['How do I create an API key for a partner?'])).toBe('Can I delete an API key?')
+    expect(resolveFollowUp('how can I turn it off?', ['How do I set up the semantic firewall?'])).toBe('how can I turn the semantic firewall off?')
+    expect(resolveFollowUp('How do I publish it?', ['What is a draft?'])).toBe('How do I publish a draft?')
+    expect(resolveFollowUp('Is it possible to rename them?', ['What are API keys for?'])).toBe('Is it possible to rename API keys?')
+  })
+
+  it('takes the latest earlier question that names something, through earlier follow-ups', () => {
+    expect(resolveFollowUp('And how do I delete it?', ['How do I add an article?', 'How long does that take?'])).toBe('And how do I delete an article?')
+    expect(resolveFollowUp('Can I restore it?', ['How do I add an article?', 'And how do I delete one?'])).toBe('Can I restore an article?')
+    expect(resolveFollowUp('How do I edit it?', ['How do I add an article?', 'How do I add a user?'])).toBe('How do I edit a user?')
+  })
+
+  it('leaves a question alone that names what it acts on, asks no action, or follows nothing it could stand for', () => {
+    expect(resolveFollowUp('How do I disable a shortcut?', ['How do I add a user?'])).toBe('How do I disable a shortcut?')
+    expect(resolveFollowUp('How long does it take?', ['How do I renew my passport?'])).toBe('How long does it take?')
+    expect(resolveFollowUp('And how do I disable one?', [])).toBe('And how do I disable one?')
+    expect(resolveFollowUp('And how do I disable one?', ['Why is the answer slow?'])).toBe('And how do I disable one?')
+    // "one of …" and "it …ing" name or ask something else.
+    expect(resolveFollowUp('How do I disable one of the shortcuts?', ['How do I add a user?'])).toBe('How do I disable one of the shortcuts?')
+  })
+})
+
+describe('what a question names', () => {
+  it('is the object of its action, up to a preposition or a clause, or what it asks about', () => {
+    expect(namedObject('How do I add a user to a group?')).toBe('a user')
+    expect(namedObject('How can I export the query logs as CSV?')).toBe('the query logs')
+    expect(namedObject('What is a draft?')).toBe('a draft')
+    expect(namedObject('How do I do it?')).toBeUndefined()
+    expect(namedObject('Why is the answer slow?')).toBeUndefined()
+    expect(namedObject('How do I make sure that every answer quotes the newest version of the article?')).toBeUndefined()
+  })
+})

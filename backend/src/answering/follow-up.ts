@@ -1,0 +1,49 @@
+/**
+ * A follow-up that names what it acts on only by a pronoun ("How do I add a user?" then "And how do I disable one?")
+ * asks about what the earlier question named: read alone, "disable one" finds any passage that says disabled and one
+ * ("Each shortcut can be enabled or disabled, so you may see none, one, …"). The pronoun is read as the earlier
+ * question's object, for search and for the quoted answer (a model reads the conversation itself).
+ */
+
+/** "How do I disable", "can I delete", "is it possible to rename" (group 1), then the pronoun (group 2) and the rest (group 3). */
+const ACTS_ON_PRONOUN =
+  /^(\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)[a-z]+(?:\s+(?:off|on|up|out|in|down|back|away|over))?\s+)(one|it|them|this|that|these|those)\b(?!\s+(?:of\b|\w+ing\b))(.*)$/i
+
+/** How an earlier question names what it acts on (group 1): after its action ("How do I add a user to a group?": "a user"). */
+const OBJECT_OF_ACTION =
+  /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)[a-z]+(?:\s+(?:off|on|up|out|in|down|back|away|over))?\s+(.+?)\s*[?.!]*\s*$/i
+/** …or what it asks about ("What is a draft?", "What are API keys for?"). */
+const SUBJECT_ASKED = /^\s*(?:and\s+)?what\s+(?:is|are)\s+(.+?)(?:\s+for)?\s*[?.!]*\s*$/i
+/** Where the object ends: a preposition or a clause after it ("a user to a group", "an article so that …"). */
+const OBJECT_END = /\s+(?:to|in|into|from|on|onto|for|with|without|by|at|as|via|when|if|so|and|or|but|after|before|while|because|then|using)\b.*$/i
+const PRONOUN = /^(?:one|it|them|this|that|these|those|they|he|she|i|we|you|me|us)$/i
+/** At most this many words: a longer object is a clause, not a name. */
+const MAX_OBJECT_WORDS = 6
+
+/** What a question acts on or asks about, as its words ("a user"); undefined when it names nothing but a pronoun. */
+export function namedObject(question: string): string | undefined {
+  const match = OBJECT_OF_ACTION.exec(question) ?? SUBJECT_ASKED.exec(question)
+  const object = match?.[1]?.replace(OBJECT_END, '').trim()
+  if (!object) return undefined
+  const words = object.split(/\s+/)
+  if (words.length > MAX_OBJECT_WORDS || PRONOUN.test(words[0] as string) || PRONOUN.test(words.at(-1) as string)) return undefined
+  return object
+}
+
+/**
+ * The follow-up with its pronoun object read as what the latest earlier question named ("And how do I disable one?"
+ * after "How do I add a user?": "And how do I disable a user?"); the question itself when it acts on no pronoun or
+ * no earlier question names an object. Earlier follow-ups are read the same way first, so a pronoun can stand for
+ * what was named two turns before.
+ */
+export function resolveFollowUp(question: string, earlierQuestions: readonly string[]): string {
+  let object: string | undefined
+  for (const earlier of earlierQuestions) object = namedObject(withObject(earlier, object)) ?? object
+  return withObject(question, object)
+}
+
+/** The question with its pronoun object said as `object`; itself when it has none or there is no object. */
+function withObject(question: string, object: string | undefined): string {
+  const match = object === undefined ? null : ACTS_ON_PRONOUN.exec(question)
+  return match ? `${match[1]}${object}${match[3]}` : question
+}
