@@ -596,6 +596,30 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('How do I filter the logs?', logs, weightsOf(logs))?.sentences[0]?.text).toBe('Use the status filter to see only the liked or disliked logs.');
   });
 
+  it('does not answer a how-to with the list of another task that names its action only in a middle step', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'How to edit or delete an article', text: '## Drafts are different\n\nDrafts are edited and deleted in the Drafts view, not in the Articles table.', score: 7.2 },
+      {
+        articleId: 2,
+        title: 'How to add video transcripts',
+        text:
+          '## Review the draft\n\nA transcript deserves a careful review before publishing:\n\n1. Open the Drafts view and find the new draft.\n' +
+          '2. Give it a clear title.\n3. Fix names and numbers.\n4. Delete the draft if the video turns out not to be useful.\n5. Select Publish.',
+        score: 6.0,
+      },
+      { articleId: 3, title: 'How to upload files', text: '## Review and publish\n\n1. Open the Drafts view.\n2. Edit or delete drafts as needed.\n3. Select Publish.', score: 6.1 },
+    ];
+    const answer = composeExtractiveAnswer('How do I delete a draft?', guide, weightsOf(guide));
+    expect(answer?.sentences[0]?.text).toBe('Drafts are edited and deleted in the Drafts view, not in the Articles table.');
+    expect(answer?.text).not.toContain('Select Publish');
+    // Steps that end with the action, or start with it, are about it.
+    const steps: AnswerSource[] = [
+      { articleId: 4, title: 'Drafts', text: '## Steps\n\n1. Open the Drafts view.\n2. Select the draft.\n3. Delete the draft.', score: 7 },
+      guide[0] as AnswerSource,
+    ];
+    expect(composeExtractiveAnswer('How do I delete a draft?', steps, weightsOf(steps))?.text).toBe('1. Open the Drafts view.\n2. Select the draft.\n3. Delete the draft. [1]');
+  });
+
   it('answers a how-to question whose verb says little with the steps of the article whose title says how', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'How to give feedback on an answer', text: '## Rate an answer\n\n1. Read the answer.\n2. Select thumbs up or thumbs down.', score: 5 },

@@ -587,6 +587,38 @@ const MIN_PROCEDURE_COVERAGE = 0.6;
 const MIN_LIST_COVERAGE = MIN_PROCEDURE_COVERAGE;
 /** …and this much more than the best sentence does: the list is about what no sentence says. */
 const MIN_LIST_GAIN = 0.1;
+/**
+ * For a how-to question, a step of a list about another task: "Delete the draft if the video is not useful." is the
+ * 7th step of reviewing a transcript, no answer to "How do I delete a draft?" where a sentence says where drafts are
+ * deleted.
+ */
+const OTHER_TASK_STEP_PENALTY = 0.1;
+
+/**
+ * Whether a list of steps is about the asked action (`actions`): its heading, its lead-in, its article's title, its
+ * first or its last step names it ("Disable a user" / "1. Open Users …" / "… 4. Select Publish."). A list that names it
+ * only in a middle step is about something else, of which the action is a part.
+ */
+function aboutAction(
+  analyzed: readonly AnalyzedSentence[],
+  steps: readonly ListSentence[],
+  heading: Iterable<string>,
+  title: ReadonlySet<string>,
+  actions: ReadonlySet<string>,
+): boolean {
+  const names = (stems: Iterable<string> | undefined) => [...(stems ?? [])].some((stem) => actions.has(stem));
+  const first = steps[0];
+  const lastItem = [...steps].reverse().find((step) => step.startsItem);
+  const leadIn = first === undefined ? undefined : analyzed[first.sentenceIndex - 1];
+  return (
+    names(heading) ||
+    names(title) ||
+    (leadIn !== undefined && leadIn.kind !== 'heading' && /:$/.test(leadIn.text) && names(leadIn.stems)) ||
+    names(first && analyzed[first.sentenceIndex]?.stems) ||
+    // The last step with what continues it ("Select Publish. Publishing takes a minute.").
+    steps.slice(lastItem ? steps.indexOf(lastItem) : steps.length).some((step) => names(analyzed[step.sentenceIndex]?.stems))
+  );
+}
 
 /**
  * The share of the question's attainable BM25 score each source reaches (see `RankedSentences.evidence`): a passage
@@ -705,6 +737,8 @@ export function rankAnswerSentences(
     words: number;
     normalized: string;
     list?: ListSentence[];
+    /** For a how-to question, whether it is a step of a list about another task (`aboutAction`). */
+    stepOfOtherTask: boolean;
     introduces?: ListSentence[];
     continuedBy?: { leadIn: string; steps: ListSentence[] };
   }
@@ -791,6 +825,9 @@ export function rankAnswerSentences(
       if (readsOnFromBefore) for (const term of before) if (weights.has(term) && !terms.has(term) && !headingTerms.has(term)) contextTerms.add(term);
       let headingCovers = 0;
       for (const term of heading) headingCovers += weights.get(term) ?? 0;
+      const list = sentence.kind === 'item' ? lists.get(sentence.block) : undefined;
+      const stepOfOtherTask =
+        asksHowTo && action !== undefined && list !== undefined && !aboutAction(analyzed, list, heading, titleTerms[sourceIndex] as Set<string>, actions);
       sentences.push({
         text: sentence.text,
         sourceIndex,
@@ -804,7 +841,9 @@ export function rankAnswerSentences(
         pairs,
         words: sentence.wordCount,
         normalized: sentence.normalized,
-        list: sentence.kind === 'item' ? lists.get(sentence.block) : undefined,
+        // A step of another task is no how-to for this one: quoted alone, if at all, never as the whole list.
+        list: stepOfOtherTask ? undefined : list,
+        stepOfOtherTask,
         introduces,
         continuedBy: continuingList(analyzed, sentenceIndex, lists),
       });
@@ -886,6 +925,7 @@ export function rankAnswerSentences(
       (sentence.headedByQuestion && sentence.opensSection ? SECTION_OPENING_BONUS : 0) +
       (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
+      (sentence.stepOfOtherTask ? OTHER_TASK_STEP_PENALTY : 0) -
       LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
     return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score, definesIt, definition: definesIt ? definitionKind(definition, sentence.normalized) : undefined };
   });
@@ -965,6 +1005,8 @@ function bestList(
       const { stems } = list;
       const namesAction = [...actions].some((stem) => stems.has(stem));
       if (actions.size > 0 && !namesAction && ![...actions].some((stem) => title.has(stem))) return;
+      // Steps that name it only in the middle are another task's, of which it is a part.
+      if (numberedOnly && actions.size > 0 && !aboutAction(analyzed, list.steps, list.heading, title, actions)) return;
       // So do steps that name nothing the action is done to, nor under a title that does ("Choose to edit or delete
       // it." of a comment, for "How do I update a draft?").
       if (objects.length > 0 && !objects.some((term) => stems.has(term) || title.has(term))) return;
@@ -996,7 +1038,8 @@ function bestList(
         if (found.titleSaysHow) best = found;
       } else if (!best || found[by] > best[by] + 1e-9 || (found[by] >= best[by] - 1e-9 && found.contextCoverage > best.contextCoverage)) best = found;
     };
-    analyzedPassage(source.text).forEach((sentence, index) => {
+    const analyzed = analyzedPassage(source.text);
+    analyzed.forEach((sentence, index) => {
       if (list && sentence.block !== list.block) {
         consider();
         list = undefined;
