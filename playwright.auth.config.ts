@@ -13,6 +13,10 @@ const OIDC_PORT = Number(process.env.E2E_AUTH_OIDC_PORT ?? 3322)
 // a "model", streamed to the Ask page, and misbehave on the fixture's `#fixture:<mode>` markers in a question.
 const LLM_PORT = Number(process.env.E2E_AUTH_LLM_PORT ?? 3323)
 const LLM_MODELS = 'fixture-chat,fixture-mini'
+// A second product whose registration is by invitation (invitations.spec): the policy is the backend's start-up
+// configuration, and the first product's registration stays open for the specs that register.
+const INVITE_WEB_PORT = Number(process.env.E2E_AUTH_INVITE_WEB_PORT ?? WEB_PORT + 4)
+const INVITE_API_PORT = Number(process.env.E2E_AUTH_INVITE_API_PORT ?? WEB_PORT + 5)
 
 const WEB = `http://127.0.0.1:${WEB_PORT}`
 const OIDC = `http://127.0.0.1:${OIDC_PORT}`
@@ -21,7 +25,10 @@ const CLIENT_SECRET = 'e2e-client-secret-0123456789abcdef'
 
 // The specs read these to reach the backend and the provider's test counters (tests/e2e-auth/support.ts).
 process.env.E2E_AUTH_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kb-e2e-auth-'))
+process.env.E2E_AUTH_INVITE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kb-e2e-auth-invite-'))
 process.env.E2E_AUTH_WEB_URL = WEB
+process.env.E2E_AUTH_INVITE_WEB_URL = `http://127.0.0.1:${INVITE_WEB_PORT}`
+process.env.E2E_AUTH_INVITE_API_URL = `http://127.0.0.1:${INVITE_API_PORT}`
 process.env.E2E_AUTH_API_URL = `http://127.0.0.1:${API_PORT}`
 process.env.E2E_AUTH_OIDC_URL = OIDC
 process.env.E2E_AUTH_LLM_URL = `http://127.0.0.1:${LLM_PORT}/v1`
@@ -104,6 +111,30 @@ export default defineConfig({
         REGISTRATION_POLICY: 'open',
         LLM_BASE_URL: process.env.E2E_AUTH_LLM_URL,
         LLM_MODELS,
+      },
+    },
+    {
+      // Local accounts only, registration by invitation, no demo content (nothing here reads articles).
+      command: 'node scripts/start.mjs',
+      url: `${process.env.E2E_AUTH_INVITE_WEB_URL}/login`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(INVITE_WEB_PORT),
+        API_PORT: String(INVITE_API_PORT),
+        DATA_DIR: process.env.E2E_AUTH_INVITE_DATA_DIR,
+        LOG_LEVEL: 'warn',
+        LOAD_DEMO_CONTENT: 'false',
+        API_KEY: process.env.E2E_AUTH_API_KEY,
+        SESSION_SECRET: 'e2e-auth-invite-session-secret-0123456789abcdef',
+        TOKEN_SECRET: 'e2e-auth-invite-token-secret-0123456789abcdef',
+        ADMIN_PASSWORD: process.env.E2E_AUTH_ADMIN_PASSWORD,
+        AUTH_ENABLED: 'true',
+        LOGIN_RATE_LIMIT: '10000',
+        REGISTRATION_RATE_LIMIT: '10000',
+        REGISTRATION_POLICY: 'invite',
       },
     },
   ],

@@ -106,6 +106,10 @@ export const Invitation = z.object({
   expires_at: z.string(),
   used_at: z.string().nullable(),
   used_by: z.number().int().nullable(),
+  /** Who registered with it, while that account exists. */
+  used_by_username: z.string().nullable(),
+  /** The administrator who made it, while that account exists. */
+  created_by_username: z.string().nullable(),
   status: z.enum(['pending', 'used', 'expired']),
 })
 export type Invitation = z.infer<typeof Invitation>

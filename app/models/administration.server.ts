@@ -1,6 +1,16 @@
 import { ApiKeyCreated, ApiKeyList, ApiKeyRevoked, type ApiKeyCreate } from '../../contracts/api-keys'
 import { GroupDeleted, GroupSaved, OrganizationDeleted, OrganizationSaved, type GroupCreate, type GroupUpdate } from '../../contracts/organizations'
-import { AdminUserCreated, PasswordLinkCreated, PasswordLinkUsed, UserUpdated, type AdminUserCreate } from '../../contracts/users'
+import {
+  AdminUserCreated,
+  InvitationCreated,
+  InvitationList,
+  InvitationRevoked,
+  PasswordLinkCreated,
+  PasswordLinkUsed,
+  UserUpdated,
+  type AdminUserCreate,
+  type InvitationCreate,
+} from '../../contracts/users'
 import { callApi, type ApiSession } from './api.server'
 
 /** Organisations: create, rename, delete (refused with what still belongs to it). The lists are in users.server. */
@@ -40,6 +50,21 @@ export function createApiKey(session: ApiSession, key: ApiKeyCreate) {
 
 export function revokeApiKey(session: ApiSession, id: number) {
   return callApi(`/admin/api_keys/${id}`, { session, method: 'DELETE', schema: ApiKeyRevoked })
+}
+
+/** Invitations to register (registration policy "invite"): the list never holds a code. */
+export function listInvitations(session: ApiSession) {
+  return callApi('/admin/invitations', { session, schema: InvitationList })
+}
+
+/** A new invitation, its code answered this once. */
+export function createInvitation(session: ApiSession, invitation: Partial<InvitationCreate>) {
+  return callApi('/admin/invitations', { session, method: 'POST', body: invitation, schema: InvitationCreated })
+}
+
+/** Deletes an invitation not used yet (a used one is refused with 409: it stays as the record of that registration). */
+export function revokeInvitation(session: ApiSession, id: number) {
+  return callApi(`/admin/invitations/${id}`, { session, method: 'DELETE', schema: InvitationRevoked })
 }
 
 /** An account made by an administrator: with a password, or (without one) with a one-time invitation code. */

@@ -39,5 +39,14 @@ export const REGISTER_LABELS = {
   invitation: 'Invitation code',
 }
 
+/**
+ * The invitation code a link to the registration page carries (`/register?invitation=…`, as the invitations screen
+ * hands it out), to fill in its field; '' when there is none or it could not be a code.
+ */
+export function invitationFromQuery(search: URLSearchParams): string {
+  const parsed = Registration.shape.invitation.unwrap().safeParse(search.get('invitation') ?? '')
+  return parsed.success ? parsed.data : ''
+}
+
 /** What the registration page says when registration is closed. */
 export const REGISTRATION_CLOSED = 'Registration is closed: ask an administrator for an account.'

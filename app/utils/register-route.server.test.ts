@@ -46,8 +46,9 @@ describe('registration by invitation', () => {
   afterAll(() => server?.stop())
 
   it('offers the invitation code, and refuses a registration without a valid one beside the field', async () => {
-    const screen = await (await route.loadRegisterScreen()).json()
+    const screen = await (await route.loadRegisterScreen(new Request('http://127.0.0.1/register'))).json()
     expect(screen.registration?.policy).toBe('invite')
+    expect(screen.invitation).toBe('')
 
     const withoutCode = await route.actRegister(registration(person('no.code')))
     expect(withoutCode.status).toBe(400)
@@ -56,6 +57,15 @@ describe('registration by invitation', () => {
     const wrongCode = await route.actRegister(registration({ ...person('wrong.code'), invitation: 'not-a-code' }))
     expect(wrongCode.status).toBe(400)
     expect(((await wrongCode.json()) as Reply).result.error?.invitation?.length).toBeGreaterThan(0)
+  })
+
+  it('fills in the code a link to the page carries, and ignores one that could not be a code', async () => {
+    const linked = await (await route.loadRegisterScreen(new Request('http://127.0.0.1/register?invitation=%20Ab-9_cd%20'))).json()
+    expect(linked.invitation).toBe('Ab-9_cd')
+    const tooLong = await (await route.loadRegisterScreen(new Request(`http://127.0.0.1/register?invitation=${'x'.repeat(201)}`))).json()
+    expect(tooLong.invitation).toBe('')
+    const withNul = await (await route.loadRegisterScreen(new Request('http://127.0.0.1/register?invitation=a%00b'))).json()
+    expect(withNul.invitation).toBe('')
   })
 
   it("registers with the code into the invitation's organisation as a user, whatever organisation the form names", async () => {
@@ -88,7 +98,7 @@ describe('registration closed', () => {
   afterAll(() => server?.stop())
 
   it('says so, and a registration sent anyway is refused with 403 and creates nobody', async () => {
-    const screen = await (await route.loadRegisterScreen()).json()
+    const screen = await (await route.loadRegisterScreen(new Request('http://127.0.0.1/register'))).json()
     expect(screen.registration?.policy).toBe('off')
     const refused = await route.actRegister(registration(person('closed.door')))
     expect(refused.status).toBe(403)

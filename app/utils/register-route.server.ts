@@ -7,16 +7,23 @@ import { assertSameOrigin, signInWithPassword } from './auth.server'
 import { getEnv } from './env.server'
 import { readFormData } from './form.server'
 import { fieldErrorsInFormWords, formatErrorInFormWords, inFormWords } from './form-words'
-import { REGISTER_LABELS, REGISTRATION_CLOSED, registerSchema } from './register-form'
+import { invitationFromQuery, REGISTER_LABELS, REGISTRATION_CLOSED, registerSchema } from './register-form'
 import { redirectWithToast } from './session.server'
 
-/** The registration page's data: the backend's policy (closed, open into one organisation, or by invitation). */
-export async function loadRegisterScreen() {
+/**
+ * The registration page's data: the backend's policy (closed, open into one organisation, or by invitation), and the
+ * invitation code its address carries, if any, to fill in the field.
+ */
+export async function loadRegisterScreen(request: Request) {
+  const invitation = invitationFromQuery(new URL(request.url).searchParams)
   try {
-    return json({ registration: await getRegistrationInfo(), failure: null })
+    return json({ registration: await getRegistrationInfo(), invitation, failure: null })
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
-    return json({ registration: null, failure: toFailure(error, 'Cannot tell whether registration is open') }, { status: error.status >= 500 ? 502 : error.status })
+    return json(
+      { registration: null, invitation, failure: toFailure(error, 'Cannot tell whether registration is open') },
+      { status: error.status >= 500 ? 502 : error.status },
+    )
   }
 }
 

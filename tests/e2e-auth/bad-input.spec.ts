@@ -45,6 +45,7 @@ const ACTION_ROUTES: Record<string, { path: string; signedIn: boolean }> = {
   '_dashboard+/settings.templates._index.tsx': { path: '/settings/templates?index', signedIn: true },
   '_dashboard+/settings.templates.new.tsx': { path: '/settings/templates/new', signedIn: true },
   '_dashboard+/users.$id.tsx': { path: `/users/${NO_SUCH_ID}`, signedIn: true },
+  '_dashboard+/users.invitations.tsx': { path: '/users/invitations', signedIn: true },
   '_dashboard+/users.new.tsx': { path: '/users/new', signedIn: true },
   'resources+/ask-stream.tsx': { path: '/resources/ask-stream', signedIn: true },
   'resources+/query-logs-dataset[.]csv.tsx': { path: '/resources/query-logs-dataset.csv', signedIn: true },
@@ -78,7 +79,7 @@ const FIELD_NAMES = [
   'command', 'template_id', 'username', 'password', 'password_again', 'email', 'firstName', 'lastName', 'cellphone', 'organization',
   'redirectTo', 'status', 'files', 'start_url', 'max_depth', 'max_pages', 'exclude_patterns', 'url', 'confirm', 'outcome', 'enabled',
   'role', 'group_id', 'organization_id', 'filter', 'publish_id', 'llm_model', 'max_iteration', 'semantic_firewall', 'sections[0].title',
-  'sections[0].instructions', 'form_id', 'code', 'key_id', '__proto__', 'constructor', '',
+  'sections[0].instructions', 'form_id', 'code', 'key_id', 'expires_in_days', 'note', '__proto__', 'constructor', '',
 ]
 const INTENTS = [
   'run', 'cancel', 'feedback', 'favorite', 'favorite-delete', 'favorite-update', 'toggleBotInfo', 'comment-add', 'comment-update',

@@ -6,6 +6,9 @@ export const E2E = {
   web: process.env.E2E_AUTH_WEB_URL ?? 'http://127.0.0.1:3320',
   api: process.env.E2E_AUTH_API_URL ?? 'http://127.0.0.1:3321',
   oidc: process.env.E2E_AUTH_OIDC_URL ?? 'http://127.0.0.1:3322',
+  /** The second product, whose registration is by invitation (REGISTRATION_POLICY=invite), and its backend. */
+  inviteWeb: process.env.E2E_AUTH_INVITE_WEB_URL ?? 'http://127.0.0.1:3324',
+  inviteApi: process.env.E2E_AUTH_INVITE_API_URL ?? 'http://127.0.0.1:3325',
   apiKey: process.env.E2E_AUTH_API_KEY ?? '',
   adminPassword: process.env.E2E_AUTH_ADMIN_PASSWORD ?? '',
   tokenTtlSeconds: Number(process.env.E2E_AUTH_TOKEN_TTL_SECONDS ?? 70),
@@ -69,8 +72,9 @@ export async function providerRefreshes(account: string): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------------
 // Local accounts, made through the backend on 127.0.0.1 with the test API key
 
-export async function backend(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
-  const response = await fetch(`${E2E.api}${path}`, {
+/** A call to a backend of the suite: the first product's unless `api` names another (E2E.inviteApi). */
+export async function backend(path: string, init: { method?: string; body?: unknown; token?: string; api?: string } = {}) {
+  const response = await fetch(`${init.api ?? E2E.api}${path}`, {
     method: init.method ?? 'GET',
     headers: {
       apikey: E2E.apiKey,

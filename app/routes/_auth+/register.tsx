@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import type { RegistrationInfo } from '../../../contracts/users'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -16,13 +16,16 @@ import { actRegister, loadRegisterScreen } from '~/utils/register-route.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Register')
 
-/** The backend's registration policy decides what this page offers; an outsider never picks an organisation. */
-export const loader = () => loadRegisterScreen()
+/**
+ * The backend's registration policy decides what this page offers; an outsider never picks an organisation. A link
+ * with `?invitation=CODE` fills in the invitation code.
+ */
+export const loader = ({ request }: LoaderFunctionArgs) => loadRegisterScreen(request)
 
 export const action = ({ request }: ActionFunctionArgs) => actRegister(request)
 
 export default function RegisterRoute() {
-  const { registration, failure } = useLoaderData<typeof loader>()
+  const { registration, invitation, failure } = useLoaderData<typeof loader>()
   // A new location (after "User registered") starts a new, empty form; a refused one keeps what was typed.
   const location = useLocation()
   return (
@@ -34,7 +37,7 @@ export default function RegisterRoute() {
       ) : registration ? (
         <>
           <p>{describePolicy(registration)}</p>
-          <RegisterForm key={location.key} policy={registration.policy} />
+          <RegisterForm key={location.key} policy={registration.policy} invitationCode={invitation} />
         </>
       ) : null}
       <p>
@@ -51,7 +54,7 @@ function describePolicy(registration: RegistrationInfo): string {
     : `Create an account${where}.`
 }
 
-function RegisterForm({ policy }: { policy: 'open' | 'invite' }) {
+function RegisterForm({ policy, invitationCode }: { policy: 'open' | 'invite'; invitationCode: string }) {
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const schema = registerSchema(policy)
@@ -70,7 +73,7 @@ function RegisterForm({ policy }: { policy: 'open' | 'invite' }) {
     <Form method="post" {...getFormProps(form)}>
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className={styles.grid}>
-        {invitation ? <TextField label="Invitation code" {...fieldProps(invitation)} isRequired maxLength={200} /> : null}
+        {invitation ? <TextField label="Invitation code" {...fieldProps(invitation, invitationCode)} isRequired maxLength={200} /> : null}
         <TextField label="Username" {...fieldProps(fields.username)} isRequired maxLength={60} />
         <TextField label="Email" type="email" {...fieldProps(fields.email)} isRequired maxLength={254} />
         <TextField label="First name" {...fieldProps(fields.firstName)} isRequired maxLength={100} />

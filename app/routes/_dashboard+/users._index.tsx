@@ -96,6 +96,7 @@ export default function UsersRoute() {
       <div className={layout.toolbar}>
         <Link to="/users/new">Add user</Link>
         <Link to="/users/new?invite=1">Invite user</Link>
+        <Link to="/users/invitations">Invitation codes</Link>
         <Link to="/organisations">Organisations</Link>
       </div>
       {/* One form for the search and the column filters, so either button applies what is typed in both. */}

@@ -104,7 +104,17 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
 
       it("registers into the invitation's organisation as a user, once per code", async () => {
         const invitation = await invite({ organization_id: otherOrganization.id, note: 'For the new clerk', expires_in_days: 3 })
-        expect(invitation).toMatchObject({ success: true, organization_id: otherOrganization.id, organization_name: otherOrganization.name, note: 'For the new clerk', status: 'pending', used_at: null })
+        const [administrator] = await server.backend.db.query<{ username: string }>(`SELECT username FROM users WHERE is_builtin_admin`)
+        expect(invitation).toMatchObject({
+          success: true,
+          organization_id: otherOrganization.id,
+          organization_name: otherOrganization.name,
+          note: 'For the new clerk',
+          status: 'pending',
+          used_at: null,
+          used_by_username: null,
+          created_by_username: administrator.username,
+        })
         expect(invitation.code).toMatch(/^[A-Za-z0-9_-]{32}$/)
         const days = (Date.parse(invitation.expires_at) - Date.now()) / 86_400_000
         expect(days).toBeGreaterThan(2.9)
@@ -113,7 +123,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         const stored = await server.backend.db.query<{ code_hash: string }>(`SELECT code_hash FROM invitations WHERE id = $1`, [invitation.id])
         expect(stored[0].code_hash).not.toContain(invitation.code)
 
-        const answer = await register(person({ invitation: invitation.code, organizations: [defaultOrganization.id] }))
+        const invitee = person({ invitation: invitation.code, organizations: [defaultOrganization.id] })
+        const answer = await register(invitee)
         expect(answer.status).toBe(200)
         expect(await placeOf(answer.body.id)).toEqual({ organization_id: otherOrganization.id, role: 'user' })
         const again = await register(person({ invitation: invitation.code }))
@@ -121,7 +132,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(again.body.details[0].field).toBe('invitation')
 
         const listed = (await server.call('/admin/invitations')).body.find((entry: { id: number }) => entry.id === invitation.id)
-        expect(listed).toMatchObject({ status: 'used', used_by: answer.body.id, used_at: expect.any(String) })
+        // Who came in with it and who made it, by name, for the administrators' list.
+        expect(listed).toMatchObject({ status: 'used', used_by: answer.body.id, used_by_username: invitee.username, created_by_username: administrator.username, used_at: expect.any(String) })
         expect(listed).not.toHaveProperty('code')
       })
 

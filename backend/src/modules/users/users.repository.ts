@@ -339,6 +339,8 @@ export interface InvitationRecord {
   expiresAt: Date
   usedAt: Date | null
   usedBy: number | null
+  usedByUsername: string | null
+  createdByUsername: string | null
 }
 
 interface InvitationDbRow {
@@ -350,10 +352,15 @@ interface InvitationDbRow {
   expires_at: Date
   used_at: Date | null
   used_by: number | null
+  used_by_username: string | null
+  created_by_username: string | null
 }
 
-const SELECT_INVITATION = `SELECT i.id, i.organization_id, o.name AS organization_name, i.note, i.created_at, i.expires_at, i.used_at, i.used_by
-  FROM invitations i JOIN organizations o ON o.id = i.organization_id`
+const SELECT_INVITATION = `SELECT i.id, i.organization_id, o.name AS organization_name, i.note, i.created_at, i.expires_at, i.used_at, i.used_by,
+    used_by.username AS used_by_username, created_by.username AS created_by_username
+  FROM invitations i JOIN organizations o ON o.id = i.organization_id
+  LEFT JOIN users used_by ON used_by.id = i.used_by
+  LEFT JOIN users created_by ON created_by.id = i.created_by`
 
 const toInvitation = (row: InvitationDbRow): InvitationRecord => ({
   id: row.id,
@@ -364,4 +371,6 @@ const toInvitation = (row: InvitationDbRow): InvitationRecord => ({
   expiresAt: new Date(row.expires_at),
   usedAt: row.used_at ? new Date(row.used_at) : null,
   usedBy: row.used_by,
+  usedByUsername: row.used_by_username,
+  createdByUsername: row.created_by_username,
 })

@@ -75,6 +75,8 @@ const toInvitation = (invitation: InvitationRecord, now = new Date()): Invitatio
   expires_at: invitation.expiresAt.toISOString(),
   used_at: invitation.usedAt?.toISOString() ?? null,
   used_by: invitation.usedBy,
+  used_by_username: invitation.usedByUsername,
+  created_by_username: invitation.createdByUsername,
   status: invitation.usedAt ? 'used' : invitation.expiresAt <= now ? 'expired' : 'pending',
 })
 
