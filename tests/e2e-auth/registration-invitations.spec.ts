@@ -27,6 +27,12 @@ async function createInvitation(page: Page, testInfo: TestInfo, { note, days }: 
   await page.getByLabel('Note', { exact: true }).fill(note)
   await page.getByRole('button', { name: 'Create invitation code' }).click()
   await expect(page.getByRole('heading', { name: 'Invitation code created' })).toBeVisible()
+  // Codes have underscores: at the browser's "normal" line height the field cuts them off and they read as spaces.
+  const lineHeight = await page.getByTestId('new-invitation-code').evaluate((field) => {
+    const style = getComputedStyle(field)
+    return Number.parseFloat(style.lineHeight) / Number.parseFloat(style.fontSize)
+  })
+  expect(lineHeight).toBeGreaterThanOrEqual(1.4)
   return { code: await page.getByTestId('new-invitation-code').inputValue(), link: await page.getByTestId('new-invitation-link').inputValue() }
 }
 

@@ -33,7 +33,8 @@ export function SecretField({ id, label, value }: { id: string; label: string; v
         value={value}
         data-testid={id}
         onFocus={(event) => event.currentTarget.select()}
-        style={{ display: 'block', width: '100%', boxSizing: 'border-box', fontFamily: 'monospace', padding: '0.5rem', overflowWrap: 'anywhere' }}
+        // A line height of its own: at the browser's "normal" an underscore falls below the field's box and reads as a space.
+        style={{ display: 'block', width: '100%', boxSizing: 'border-box', fontFamily: 'monospace', padding: '0.5rem', lineHeight: 1.5, overflowWrap: 'anywhere' }}
       />
     </p>
   )
