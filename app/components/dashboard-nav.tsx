@@ -66,7 +66,9 @@ export function DashboardNav({ tabs, links, signedInAs }: DashboardNavProps) {
             {/* The name alone would not say where the link goes. */}
             <span className="visually-hidden"> (your account)</span>
           </NavLink>
-          <button type="submit">Sign out</button>
+          <button type="submit" className={layout.signOutButton}>
+            Sign out
+          </button>
         </Form>
       ) : null}
     </nav>

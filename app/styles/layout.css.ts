@@ -90,6 +90,22 @@ export const signOut = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 0
 
 export const signedInAs = style({ overflowWrap: 'anywhere', minWidth: 0, '@media': { [NARROW]: { maxWidth: '9rem' } } })
 
+// Sign out is a form's button (it posts), drawn as the bar's other items: the tabs' text, colour and padding, no box.
+export const signOutButton = style({
+  font: 'inherit',
+  color: vars.color.muted,
+  background: 'none',
+  border: 0,
+  borderRadius: vars.radius.control,
+  padding: '0.5rem 0.25rem',
+  margin: 0,
+  cursor: 'pointer',
+  whiteSpace: 'nowrap',
+  selectors: { '&:hover': { color: vars.color.text, textDecoration: 'underline' } },
+  // On a wide screen the tabs' transparent underline too, so its words sit on the tabs' line.
+  '@media': { [WIDE]: { padding: '0.75rem 1rem', borderBottom: '3px solid transparent' } },
+})
+
 export const main = style({ maxWidth: '1100px', margin: '0 auto', padding: '1rem 0.75rem', '@media': { [WIDE]: { padding: '1.5rem' } } })
 
 export const card = style({

@@ -90,15 +90,13 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
   const parsed = RunForm.safeParse(Object.fromEntries(formData))
   const command = parsed.success ? (parsed.data.shortcut ?? parsed.data.command).trim() : ''
   if (!command) {
-    return json(
-      { errors: { command: ['You need to provide a command'] }, warning: { summary: 'Hey', message: 'You need to provide a command' } },
-      { status: 400 },
-    )
+    // SEED.md's warning says it, once: the field is marked invalid and points at it (AgentWarning.field).
+    return json({ errors: {}, warning: { summary: 'Hey', message: 'You need to provide a command', field: 'command' } }, { status: 400 })
   }
   const templateId = parsed.success ? parsed.data.template_id : undefined
   if (variant === 'government' && !templateId) {
     const message = 'Choose a template for the government agent. There is none yet: an administrator adds one in Settings, Templates.'
-    return json({ errors: { template_id: [message] }, warning: { summary: 'No template', message } }, { status: 400 })
+    return json({ errors: {}, warning: { summary: 'No template', message, field: 'template_id' } }, { status: 400 })
   }
   try {
     const run = await startAgentRun(api, { command, variant, templateId })

@@ -27,7 +27,7 @@ export function mayOpen(role: Role, pathname: string): boolean {
   return rolesFor(pathname)?.includes(role) ?? true
 }
 
-/** The reason given with a 403 for an address the role does not open. */
+/** The reason given with a 403 for an address the role does not open; the page that shows it says what to do. */
 export function refusedRoleMessage(role: Role): string {
-  return `Your role (${role}) does not open this page. Ask an administrator if you need it.`
+  return `Your role (${role}) does not open this page.`
 }

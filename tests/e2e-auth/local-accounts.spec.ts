@@ -83,9 +83,10 @@ test.describe('Local accounts', () => {
       await signInLocally(page, { username: account.username, password: `wrong-${attempt}-password` })
       await expect(alert).toHaveText('Invalid username or password.')
     }
-    // Locked now: even the right password is refused until the lock ends.
+    // Locked now: even the right password is refused until the lock ends, and the message says when that is
+    // (LOGIN_LOCK_SECONDS, 900 s by default).
     await signInLocally(page, account)
-    await expect(alert).toHaveText('Too many failed sign-in attempts; try again later')
+    await expect(alert).toHaveText('Too many failed sign-in attempts; try again in 15 minutes')
   })
 
   test('offers a user only what users may do, and the backend refuses the rest when forced', async ({ page }) => {

@@ -5,8 +5,12 @@ test.describe('Agent', () => {
     await page.goto('/agent')
     await page.getByLabel('Command').fill('   ')
     await page.getByRole('button', { name: 'Run agent' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Hey' })).toContainText('You need to provide a command')
+    const warning = page.getByRole('status').filter({ hasText: 'Hey' })
+    await expect(warning).toContainText('You need to provide a command')
     await expect(page.getByLabel('Command')).toHaveAttribute('aria-invalid', 'true')
+    // Said once: the field points at the warning (it is described by it) rather than repeating it.
+    await expect(page.getByText('You need to provide a command')).toHaveCount(1)
+    await expect(page.getByLabel('Command')).toHaveAccessibleDescription(/Hey\s*You need to provide a command/)
   })
 
   test('runs the general agent and shows its answer with sources once finished, logged with its steps', async ({ page }, testInfo) => {

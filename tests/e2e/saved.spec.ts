@@ -55,6 +55,24 @@ test.describe('Saved queries', () => {
     await expect(page.getByRole('listitem', { name: question })).toHaveCount(0)
   })
 
+  test('shows a saved answer\'s words without its "[n]" markers, which would point at nothing here', async ({ page }, testInfo) => {
+    // Questions the demo content answers with a cited sentence; one per project, as both run at once.
+    const [question, words] = testInfo.project.name === 'js' ? ['How do I upload files?', 'Submit the upload'] : ['How do I publish drafts?', 'Wait for the job to finish']
+    const asked = await page.request.post('/ask', { form: { question }, maxRedirects: 0 })
+    expect(asked.status()).toBe(302)
+    await page.goto(asked.headers()['location'])
+    // On Ask the marker links to the source beside the answer.
+    await expect(page.locator('#answer-text').getByRole('link', { name: '[1]' })).toHaveAttribute('href', '#source-1')
+    const save = page.getByRole('form', { name: 'Save query' })
+    await save.getByLabel('Comment for your saved query').fill(`Cited, ${testInfo.project.name}`)
+    await save.getByRole('button', { name: /^(Save query|Update saved query)$/ }).click()
+    await expect(toast(page, 'Saved to your queries')).toBeVisible()
+
+    await page.goto('/saved')
+    await expect(page.getByRole('listitem', { name: question }).first()).toContainText(words)
+    await expect(page.getByRole('list', { name: 'Saved queries' })).not.toContainText(/\[\d+\]/)
+  })
+
   test('shows a saved query as saved where it was saved from, so saving again keeps its note', async ({ page }, testInfo) => {
     const word = wordFor(testInfo, 'heirloom')
     const question = `How do I add the ${word} articles?`

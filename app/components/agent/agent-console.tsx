@@ -33,26 +33,47 @@ export interface AgentConsoleData {
 /** How often a running agent is checked (SEED.md leaves the interval open; polling itself is unlimited). */
 export const AGENT_POLL_SECONDS = 2
 
+/** A refused run's warning (SEED.md: 'Hey' / 'You need to provide a command'), and the field it is about. */
+interface AgentWarning {
+  summary: string
+  message: string
+  field?: 'command' | 'template_id'
+}
+
+const WARNING_ID = 'agent-warning'
+
 /** The command form, the running task and the finished answer of one agent variant. */
 export function AgentConsole({ title, description }: { title: string; description: string }) {
   const { variant, running, run, templates, shortcuts } = useLoaderData<AgentConsoleData>()
-  const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: { summary: string; message: string } }>()
+  const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: AgentWarning }>()
   const navigation = useNavigation()
   const isBusy = navigation.state === 'submitting'
+  // The field a warning is about is marked invalid and described by it; the warning is not said again beside it.
+  const warnedField = actionData?.warning?.field
+  const templateErrorId = actionData?.errors?.template_id ? 'template_id-error' : warnedField === 'template_id' ? WARNING_ID : undefined
   return (
     <>
       <section className={layout.card} aria-labelledby="agent-heading">
         <h1 id="agent-heading">{title}</h1>
         <p className={layout.muted}>{description}</p>
         {actionData?.warning ? (
-          <div role="status" className={layout.notice} data-severity="warn">
+          <div role="status" id={WARNING_ID} className={layout.notice} data-severity="warn">
             <strong>{actionData.warning.summary}</strong>
             <div>{actionData.warning.message}</div>
           </div>
         ) : null}
         <Form method="post">
           <input type="hidden" name="intent" value="run" />
-          <TextField label="Command" name="command" errors={actionData?.errors?.command} isMultiline rows={3} maxLength={4000} defaultValue={running?.command} />
+          <TextField
+            label="Command"
+            name="command"
+            errors={actionData?.errors?.command}
+            invalidBy={warnedField === 'command' ? WARNING_ID : undefined}
+            isMultiline
+            rows={3}
+            maxLength={4000}
+            defaultValue={running?.command}
+          />
           {variant === 'government' && templates.length ? (
             <div style={{ marginBottom: '1rem' }}>
               <label htmlFor="template_id" style={{ fontWeight: 600, display: 'block' }}>
@@ -62,8 +83,8 @@ export function AgentConsole({ title, description }: { title: string; descriptio
                 id="template_id"
                 name="template_id"
                 required
-                aria-invalid={Boolean(actionData?.errors?.template_id) || undefined}
-                aria-describedby={actionData?.errors?.template_id ? 'template_id-error' : undefined}
+                aria-invalid={Boolean(templateErrorId) || undefined}
+                aria-describedby={templateErrorId}
               >
                 {templates.map((template) => (
                   <option key={template.id} value={template.id}>

@@ -47,10 +47,15 @@ const KIND_LABELS: Record<NonNullable<Source['metadata']['kind']>, string> = { a
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
 
-/** Fetches the answer's .docx and saves it; the note to show: SEED's success text, or its failure text. */
+/**
+ * Fetches the answer's .docx and saves it; the note to show: SEED's success text, the route's reason when the answer is
+ * not there or not the asker's to download, or SEED's failure text.
+ */
 async function downloadDocx(href: string): Promise<string> {
   try {
-    const response = await fetch(href)
+    const response = await fetch(href, { headers: { 'x-download': 'script' } })
+    const isReason = (response.status === 403 || response.status === 404) && (response.headers.get('content-type') ?? '').startsWith('text/plain')
+    if (isReason) return (await response.text()) || 'Cannot download File. Please try again later'
     if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith(DOCX_TYPE)) return 'Cannot download File. Please try again later'
     const url = URL.createObjectURL(await response.blob())
     const link = document.createElement('a')

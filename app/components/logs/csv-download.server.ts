@@ -1,6 +1,7 @@
 import { ApiError } from '~/models/api.server'
 import { CSV_EXPORTS, fetchCsvExport, type CsvExport } from '~/models/query-logs.server'
 import { requireApiSession } from '~/utils/auth.server'
+import { downloadErrorResponse, isScriptedDownload, reasonOf } from '~/utils/download-error.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { isCsvContentType } from './csv-content-type'
 import { errorToast, jsonWithToast, safeRedirectPath } from './respond.server'
@@ -10,21 +11,21 @@ import { readFormData } from '~/utils/form.server'
 export const CSV_DOWNLOAD_FAILED = 'Cannot download CSV. Please try again later'
 /** SEED.md §9: download toasts live 4000 ms. */
 export const DOWNLOAD_TOAST_LIFE = 4000
-/** The header CsvDownloadLink sends when it downloads with scripts on. */
-export const SCRIPTED_DOWNLOAD_HEADER = 'x-download'
-
 /**
- * The loader of a CSV resource route: streams the backend's file on when it is text/csv. Otherwise a plain link (scripts
- * off) is sent back to `redirectTo` with the error toast; a scripted download gets a 502 and reports the outcome itself.
+ * The loader of a CSV resource route: streams the backend's file on when it is text/csv. A role that may not download
+ * it gets a 403 with the reason (the Not allowed page, or plain text for scripts). Any other failure sends a plain link
+ * (scripts off) back to `redirectTo` with the error toast; a scripted download gets a 502 and reports the outcome itself.
  */
 export async function downloadCsv(request: Request, name: CsvExport): Promise<Response> {
   const url = new URL(request.url)
   const back = safeRedirectPath(url.searchParams.get('redirectTo'), '/logs')
-  const isScripted = request.headers.get(SCRIPTED_DOWNLOAD_HEADER) === 'script'
+  const isScripted = isScriptedDownload(request)
   let file: Response | null = null
   try {
     file = await fetchCsvExport(await requireApiSession(request), name)
   } catch (error) {
+    // Refused by the web server (the role, before the backend is asked) or by the backend.
+    if (error instanceof Response && error.status === 403) return downloadErrorResponse(request, 403, await reasonOf(error, 'Your role does not open this download.'))
     if (!(error instanceof ApiError)) throw error
   }
   if (file && !(file.ok && isCsvContentType(file.headers.get('content-type')))) {

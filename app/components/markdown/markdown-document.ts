@@ -148,6 +148,14 @@ export function markdownToPlainText(source: string): string {
 }
 
 /**
+ * An answer without its citation markers ("[1]"), for where its sources are not shown beside it: a marker there would
+ * point at nothing. A Markdown link's text ("[1](…)") is kept.
+ */
+export function withoutCitationMarkers(answer: string): string {
+  return answer.replace(/[ \t]*\[\d{1,3}\](?!\()/g, '')
+}
+
+/**
  * At most `maxLength` characters of the Markdown's words, cut at a word boundary with an ellipsis, so a snippet never
  * shows "##" or a dangling "**".
  */

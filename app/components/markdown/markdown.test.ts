@@ -1,7 +1,7 @@
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'
-import { markdownExcerpt, markdownExcerptShowing, markdownToPlainText, toMarkdownDocument } from './markdown-document'
+import { markdownExcerpt, markdownExcerptShowing, markdownToPlainText, toMarkdownDocument, withoutCitationMarkers } from './markdown-document'
 import { decodeEntities, safeHref } from './markdown-text'
 
 // The vanilla-extract file needs the bundler's plugin; class names do not matter here.
@@ -149,5 +149,12 @@ describe('safeHref', () => {
 describe('decodeEntities', () => {
   it('turns numeric and common named references into characters and leaves unknown ones', () => {
     expect(decodeEntities('&lt;a&gt; &#169; &#x1F600; &unknown; &#0;')).toBe('<a> © 😀 &unknown; \uFFFD')
+  })
+})
+
+describe('withoutCitationMarkers', () => {
+  it("takes an answer's [n] markers out, and keeps a link's text", () => {
+    expect(withoutCitationMarkers('Publish the drafts [1]. Then check them [2][3].\n- Review [12]')).toBe('Publish the drafts. Then check them.\n- Review')
+    expect(withoutCitationMarkers('See [1](https://example.test/one) and [the guide]')).toBe('See [1](https://example.test/one) and [the guide]')
   })
 })

@@ -33,6 +33,8 @@ interface TextFieldProps {
   minLength?: number
   /** What the browser or a password manager may fill in (`current-password`, `new-password`, …). */
   autoComplete?: string
+  /** The id of a message elsewhere on the page that says what is wrong with the field: it is marked invalid and described by it, the message not repeated. */
+  invalidBy?: string
 }
 
 /**
@@ -40,12 +42,12 @@ interface TextFieldProps {
  * no widget library. Validation messages from the server (or conform, with scripts on) sit beside the field and are
  * tied to it by aria-describedby; `required` keeps the browser's own check working before scripts load.
  */
-export function TextField({ label, name, id, defaultValue, errors, description, isRequired, isMultiline, rows = 4, type = 'text', maxLength, minLength, autoComplete }: TextFieldProps) {
+export function TextField({ label, name, id, defaultValue, errors, description, isRequired, isMultiline, rows = 4, type = 'text', maxLength, minLength, autoComplete, invalidBy }: TextFieldProps) {
   const fieldId = id ?? `field-${name}`
   const errorId = `${fieldId}-error`
   const descriptionId = `${fieldId}-description`
   const hasErrors = Boolean(errors?.length)
-  const describedBy = [hasErrors ? errorId : null, description ? descriptionId : null].filter(Boolean).join(' ') || undefined
+  const describedBy = [hasErrors ? errorId : null, invalidBy ?? null, description ? descriptionId : null].filter(Boolean).join(' ') || undefined
   const inputProps = {
     id: fieldId,
     name,
@@ -55,7 +57,7 @@ export function TextField({ label, name, id, defaultValue, errors, description, 
     minLength,
     autoComplete,
     className: styles.input,
-    'aria-invalid': hasErrors || undefined,
+    'aria-invalid': hasErrors || Boolean(invalidBy) || undefined,
     'aria-describedby': describedBy,
   }
   return (

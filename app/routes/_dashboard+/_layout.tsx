@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs } from '@remix-run/node'
-import { Link, Outlet, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { DashboardNav } from '~/components/dashboard-nav'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SkipLink } from '~/components/skip-link'
@@ -10,7 +10,7 @@ import * as layout from '~/styles/layout.css'
 import * as brand from '~/styles/sponsors.css'
 import { redirectToSignIn, refreshSessionIfNeeded } from '~/utils/auth.server'
 import { getEnv } from '~/utils/env.server'
-import { mayOpen, refusedRoleMessage } from '~/utils/roles'
+import { mayOpen, refusedRoleMessage, type Role } from '~/utils/roles'
 
 /** Dashboard tabs by index (SEED.md §2): ask 0, articles 1, logs 2, settings 3. The tab lives in the URL. */
 export const DASHBOARD_TABS = [
@@ -35,10 +35,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!user) throw redirectToSignIn(request, setCookie)
   // An address typed or bookmarked past what the role offers gets a plain refusal. The screen's own loader refuses
   // too (requireApiSession), before it asks the backend: Remix runs it beside this one.
+  const canSignOut = getEnv().AUTH_ENABLED
   if (!mayOpen(user.role, new URL(request.url).pathname)) {
-    throw json({ message: refusedRoleMessage(user.role) }, { status: 403, statusText: 'Forbidden' })
+    // The refusal carries what the navigation needs, so the 403 page still leads to the screens the role opens.
+    const navigation: RefusedNavigation = { role: user.role, username: user.username, canSignOut }
+    throw json({ message: refusedRoleMessage(user.role), navigation }, { status: 403, statusText: 'Forbidden' })
   }
-  return json({ user, canSignOut: getEnv().AUTH_ENABLED }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+  return json({ user, canSignOut }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+}
+
+/** Who is signed in, as a refusal of this layout's loader tells its error boundary. */
+interface RefusedNavigation {
+  role: Role
+  username: string
+  canSignOut: boolean
 }
 
 // Without this, client-side navigation would never rerun the loader, and the session would not be renewed in time.
@@ -46,20 +56,27 @@ export const shouldRevalidate = () => true
 
 export default function DashboardLayout() {
   const { user, canSignOut } = useLoaderData<typeof loader>()
-  const isOffered = (to: string) => mayOpen(user.role, to)
   return (
     <>
       <SkipLink />
       <SponsorHeader />
-      <DashboardNav
-        tabs={DASHBOARD_TABS.filter((tab) => isOffered(tab.to))}
-        links={DASHBOARD_LINKS.filter((link) => isOffered(link.to))}
-        signedInAs={canSignOut ? user.username : undefined}
-      />
+      <RoleNav role={user.role} signedInAs={canSignOut ? user.username : undefined} />
       <main id="main" tabIndex={-1} className={layout.main}>
         <Outlet />
       </main>
     </>
+  )
+}
+
+/** The dashboard's tabs and links that the role opens. */
+function RoleNav({ role, signedInAs }: { role: Role; signedInAs?: string }) {
+  const isOffered = (to: string) => mayOpen(role, to)
+  return (
+    <DashboardNav
+      tabs={DASHBOARD_TABS.filter((tab) => isOffered(tab.to))}
+      links={DASHBOARD_LINKS.filter((link) => isOffered(link.to))}
+      signedInAs={signedInAs}
+    />
   )
 }
 
@@ -82,13 +99,29 @@ function SponsorHeader() {
   )
 }
 
+/**
+ * A failure of the layout's loader (a refused address) or of a screen without a boundary of its own. The navigation
+ * stays whenever it is known who is signed in: from this layout's data, or from the refusal that replaced it.
+ */
 export function ErrorBoundary() {
+  const data = useRouteLoaderData<typeof loader>('routes/_dashboard+/_layout')
+  const refused = refusedNavigationOf(useRouteError())
+  const navigation = data ? { role: data.user.role, username: data.user.username, canSignOut: data.canSignOut } : refused
   return (
     <>
+      {navigation ? <SkipLink /> : null}
       <SponsorHeader />
-      <main className={layout.main}>
+      {navigation ? <RoleNav role={navigation.role} signedInAs={navigation.canSignOut ? navigation.username : undefined} /> : null}
+      <main id="main" tabIndex={-1} className={layout.main}>
         <GeneralErrorBoundary headingLevel={1} />
       </main>
     </>
   )
+}
+
+function refusedNavigationOf(error: unknown): RefusedNavigation | null {
+  if (!isRouteErrorResponse(error) || error.status !== 403) return null
+  const navigation = (error.data as { navigation?: Partial<RefusedNavigation> } | null)?.navigation
+  if (!navigation || typeof navigation.username !== 'string' || !(['user', 'editor', 'admin'] as unknown[]).includes(navigation.role)) return null
+  return { role: navigation.role as Role, username: navigation.username, canSignOut: navigation.canSignOut === true }
 }

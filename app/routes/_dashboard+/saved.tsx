@@ -8,7 +8,7 @@ import { ActionButtonForm, CommentForm } from '~/components/logs/comment-form'
 import { LogForms, type LogFormData } from '~/components/logs/log-forms'
 import * as styles from '~/components/logs/logs.css'
 import { errorToast, respondWithToast } from '~/components/logs/respond.server'
-import { markdownExcerpt } from '~/components/markdown/markdown-document'
+import { markdownExcerpt, withoutCitationMarkers } from '~/components/markdown/markdown-document'
 import { ApiError } from '~/models/api.server'
 import { deleteFavorite, listFavorites, saveFavorite } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
@@ -109,7 +109,8 @@ export default function SavedRoute() {
                   Open
                 </Link>
               </p>
-              {favorite.answer ? <p className={styles.excerpt}>{markdownExcerpt(favorite.answer, 400)}</p> : null}
+              {/* No sources are listed here: the answer's "[n]" markers would point at nothing (the answer's page links them). */}
+              {favorite.answer ? <p className={styles.excerpt}>{markdownExcerpt(withoutCitationMarkers(favorite.answer), 400)}</p> : null}
               <div className={styles.inlineForms}>
                 <div className={styles.growForm}>
                   <CommentForm

@@ -154,7 +154,7 @@ forEachStorage('access matrix', ({ server }) => {
       }
       const refused = await server().call('/auth/login', { method: 'POST', body: { username, password: 'wrong' }, as: 'anonymous' })
       expect(refused.status).toBe(429)
-      expect(refused.body).toEqual({ success: false, error: 'Too Many Requests', message: 'Too many failed sign-in attempts; try again later' })
+      expect(refused.body).toEqual({ success: false, error: 'Too Many Requests', message: 'Too many failed sign-in attempts; try again in 15 minutes' })
     }
   })
   it('gives a call made with only an integration key the rights of the key, and none once it is revoked', async () => {

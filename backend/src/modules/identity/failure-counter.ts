@@ -29,7 +29,12 @@ export class FailureCounter {
   }
 
   isRefused(key: string): boolean {
-    return (this.current(key)?.refusedUntil ?? 0) > this.now()
+    return this.refusedForMs(key) > 0
+  }
+
+  /** How much longer the key is refused, in milliseconds; 0 when it is not. */
+  refusedForMs(key: string): number {
+    return Math.max((this.current(key)?.refusedUntil ?? 0) - this.now(), 0)
   }
 
   /** Counts a failure; answers how many failures the key has now. */

@@ -13,7 +13,18 @@ import { OidcTokenVerifier } from './oidc-token-verifier'
 const ISSUER = 'knowledge-assistant'
 const AUDIENCE = 'knowledge-assistant-api'
 export const INVALID_CREDENTIALS = 'Invalid username or password'
-export const TOO_MANY_FAILURES = 'Too many failed sign-in attempts; try again later'
+
+/** The lockout's refusal, saying when the address may try again: "…; try again in 15 minutes". */
+export function tooManyFailuresMessage(refusedForMs: number): string {
+  return `Too many failed sign-in attempts; try again in ${durationInWords(refusedForMs)}`
+}
+
+/** A wait in words, rounded up: seconds under a minute, minutes under two hours, else hours. */
+export function durationInWords(milliseconds: number): string {
+  const seconds = Math.max(Math.ceil(milliseconds / 1000), 1)
+  const [count, unit] = seconds < 60 ? [seconds, 'second'] : seconds <= 120 * 60 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour']
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
+}
 
 export interface IdentityOptions {
   tokenSecret?: string
@@ -147,7 +158,7 @@ export class IdentityService {
    */
   async signIn(username: string, password: string, clientAddress = 'local'): Promise<SignedIn> {
     const addressKey = `${clientAddress}\n${username.toLowerCase()}`
-    if (this.failuresByAddress.isRefused(addressKey)) throw new AppError(429, 'Too Many Requests', TOO_MANY_FAILURES)
+    this.refuseWhileLocked(addressKey)
     const account = await repository.findByUsername(this.db, username)
     const isValid = await this.checkPassword(account?.passwordHash ?? null, password)
     if (!account || !isValid || !account.enabled) {
@@ -248,6 +259,12 @@ export class IdentityService {
     return repository.endSessions(this.db, userId, keepSessionId)
   }
 
+  /** The 429 of an address locked out for an account name, saying how long the lock has still to run. */
+  private refuseWhileLocked(addressKey: string): void {
+    const refusedForMs = this.failuresByAddress.refusedForMs(addressKey)
+    if (refusedForMs > 0) throw new AppError(429, 'Too Many Requests', tooManyFailuresMessage(refusedForMs))
+  }
+
   /**
    * A signed-in local account changes its own password, proving it knows the current one. A wrong current password
    * counts as a failed sign-in from this address. Every other session of the account ends; this one goes on.
@@ -258,7 +275,7 @@ export class IdentityService {
       throw new InvalidInputError('current_password', 'This account signs in through the sign-in provider; change the password there')
     }
     const addressKey = `${clientAddress}\n${account.username.toLowerCase()}`
-    if (this.failuresByAddress.isRefused(addressKey)) throw new AppError(429, 'Too Many Requests', TOO_MANY_FAILURES)
+    this.refuseWhileLocked(addressKey)
     if (!(await this.checkPassword(account.passwordHash, change.currentPassword))) {
       this.failuresByAddress.recordFailure(addressKey)
       await this.delayAfterFailure(account.username)

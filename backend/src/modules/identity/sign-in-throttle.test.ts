@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { clientAddressOf } from '../../plugins/access'
 import { forEachStorage, isPostgresAvailable, startTestBackend, TEST_ADMIN_PASSWORD, TEST_API_KEY, type StorageKind, type TestBackend } from '../../testing/test-backend'
 import { FailureCounter } from './failure-counter'
+import { durationInWords, tooManyFailuresMessage } from './identity.service'
 
 const signIn = (server: TestBackend, username: string, password: string, address?: string) =>
   server.call('/auth/login', { method: 'POST', body: { username, password }, as: 'anonymous', headers: address ? { 'x-client-address': address } : {} })
@@ -34,7 +35,8 @@ forEachStorage('sign-in throttling', ({ server }) => {
     expect(answers.known).toEqual(answers.unknown)
     expect(answers.known.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401, 429])
     expect(answers.known[0].body).toEqual({ success: false, error: 'Unauthorized', message: 'Invalid username or password' })
-    expect(answers.known[5].body).toEqual({ success: false, error: 'Too Many Requests', message: 'Too many failed sign-in attempts; try again later' })
+    // The lock's default length (LOGIN_LOCK_SECONDS, 900 s), in words: when the address may try again.
+    expect(answers.known[5].body).toEqual({ success: false, error: 'Too Many Requests', message: 'Too many failed sign-in attempts; try again in 15 minutes' })
     // Refused from that address even with the right password: what it answers depends on nothing but the address.
     expect((await signIn(server(), known.username, known.password, '203.0.113.10')).status).toBe(429)
   })
@@ -147,6 +149,17 @@ describe('the failure counter', () => {
     expect(failures.recordFailure('k')).toBe(1)
   })
 
+  it('tells how much longer a key is refused', () => {
+    const { failures, advance } = counter()
+    for (let index = 0; index < 3; index++) failures.recordFailure('k')
+    expect(failures.refusedForMs('k')).toBe(60_000)
+    advance(45_500)
+    expect(failures.refusedForMs('k')).toBe(14_500)
+    expect(failures.refusedForMs('other')).toBe(0)
+    advance(14_500)
+    expect(failures.refusedForMs('k')).toBe(0)
+  })
+
   it('does not add up failures further apart than the window', () => {
     const { failures, advance } = counter()
     failures.recordFailure('k')
@@ -163,5 +176,18 @@ describe('the failure counter', () => {
     for (const key of ['b', 'c', 'd', 'e']) failures.recordFailure(key)
     expect(failures.recordFailure('b')).toBe(1)
     expect(failures.recordFailure('e')).toBe(2)
+  })
+})
+
+describe('the lockout message', () => {
+  it('says when the address may try again, rounded up', () => {
+    expect(tooManyFailuresMessage(900_000)).toBe('Too many failed sign-in attempts; try again in 15 minutes')
+    expect(tooManyFailuresMessage(14 * 60_000 + 1)).toBe('Too many failed sign-in attempts; try again in 15 minutes')
+    expect(durationInWords(60_000)).toBe('1 minute')
+    expect(durationInWords(61_000)).toBe('2 minutes')
+    expect(durationInWords(30_000)).toBe('30 seconds')
+    expect(durationInWords(1)).toBe('1 second')
+    expect(durationInWords(120 * 60_000)).toBe('120 minutes')
+    expect(durationInWords(24 * 3_600_000)).toBe('24 hours')
   })
 })
