@@ -60,7 +60,19 @@ globalStyle(`${tableWrap} td > details > summary`, { '@media': { [NARROW]: { whi
 /** A long text in a table cell shows its first three lines; its own page has the rest. */
 export const clamp = style({ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' })
 
-export const sortLink = style({ color: 'inherit', fontWeight: 600, textDecoration: 'none', whiteSpace: 'nowrap' })
+// A sort header is a button (of the filter form) that reads as the header's text.
+export const sortButton = style({
+  font: 'inherit',
+  color: 'inherit',
+  fontWeight: 600,
+  whiteSpace: 'nowrap',
+  textAlign: 'inherit',
+  background: 'none',
+  border: 0,
+  padding: 0,
+  margin: 0,
+  cursor: 'pointer',
+})
 
 export const filters = style({
   display: 'grid',
