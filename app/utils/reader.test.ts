@@ -1,11 +1,44 @@
 import { describe, expect, it } from 'vitest'
-import { readerHref, splitAtPassage } from './reader'
+import { readerBackLink, readerHref, splitAtPassage } from './reader'
 
 describe('readerHref', () => {
   it('leads to the reader, with the passage marked and scrolled to when one is cited', () => {
     expect(readerHref(12, 340)).toBe('/read/12?passage=340#passage')
     expect(readerHref(12)).toBe('/read/12')
     expect(readerHref(12, null)).toBe('/read/12')
+  })
+
+  it('carries the address to come back to, encoded as one parameter', () => {
+    expect(readerHref(12, 340, '/ask?thread=7&log=9#answer')).toBe('/read/12?passage=340&back=%2Fask%3Fthread%3D7%26log%3D9%23answer#passage')
+    expect(new URL(readerHref(12, 340, '/ask?thread=7&log=9#answer'), 'http://app.test').searchParams.get('back')).toBe('/ask?thread=7&log=9#answer')
+  })
+})
+
+describe('readerBackLink', () => {
+  it('leads back to a screen that links to the reader, with its query and fragment', () => {
+    expect(readerBackLink('/ask?thread=7&log=9#answer')).toEqual({ to: '/ask?thread=7&log=9#answer', label: 'Back to Ask' })
+    expect(readerBackLink('/logs/41')).toEqual({ to: '/logs/41', label: 'Back to the log' })
+    expect(readerBackLink('/saved')).toEqual({ to: '/saved', label: 'Back to Saved queries' })
+    expect(readerBackLink('/ask?thread=7&_data=routes%2F_dashboard%2B%2Fask')).toEqual({ to: '/ask?thread=7', label: 'Back to Ask' })
+  })
+
+  it('never leads to another site or to a screen that does not link here', () => {
+    for (const path of [
+      'https://evil.example/ask',
+      '//evil.example/ask',
+      '/\\evil.example/ask',
+      '/\t/evil.example/ask',
+      '/.//evil.example/ask',
+      'javascript:alert(1)',
+      'ask?thread=7',
+      '/users/3',
+      '/login?redirectTo=//evil.example',
+      '',
+      null,
+      undefined,
+    ]) {
+      expect(readerBackLink(path), String(path)).toBeNull()
+    }
   })
 })
 

@@ -3,9 +3,47 @@
  * the quoted passage marked and scrolled to.
  */
 
-/** The reader's address for an article, with the cited passage (a source's `metadata.id`) marked and scrolled to. */
-export function readerHref(articleId: number, passageId?: number | null): string {
-  return passageId ? `/read/${articleId}?passage=${passageId}#passage` : `/read/${articleId}`
+/**
+ * The reader's address for an article, with the cited passage (a source's `metadata.id`) marked and scrolled to, and
+ * `back`, the address of the screen to return to (Ask's thread), when the link knows it better than the Referer.
+ */
+export function readerHref(articleId: number, passageId?: number | null, back?: string | null): string {
+  const params = new URLSearchParams()
+  if (passageId) params.set('passage', String(passageId))
+  if (back) params.set('back', back)
+  const query = params.toString()
+  return `/read/${articleId}${query ? `?${query}` : ''}${passageId ? '#passage' : ''}`
+}
+
+/** Screens that link to the reader, by the first segment of their address, and how the way back to them reads. */
+const BACK_LABELS: Record<string, (path: string) => string> = {
+  ask: () => 'Back to Ask',
+  agent: () => 'Back to Agent',
+  saved: (path) => (path === '/saved' ? 'Back to Saved queries' : 'Back to the saved answer'),
+  logs: (path) => (path === '/logs' ? 'Back to Logs' : 'Back to the log'),
+}
+
+/** Where paths are resolved to be checked: an address of no real site, which a path must keep. */
+const CHECK_ORIGIN = 'http://reader.invalid'
+
+/**
+ * The reader's way back to `path` (a source link's `back`, or the path and query of the Referer): only a path of this
+ * site, of a screen that links to the reader, with its query and fragment, so that the link can never lead to another
+ * site. Null for anything else.
+ */
+export function readerBackLink(path: string | null | undefined): { to: string; label: string } | null {
+  if (!path || path.length > 2000 || !path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return null
+  let url: URL
+  try {
+    url = new URL(path, CHECK_ORIGIN)
+  } catch {
+    return null
+  }
+  if (url.origin !== CHECK_ORIGIN) return null
+  const label = BACK_LABELS[url.pathname.split('/')[1] ?? '']
+  if (!label) return null
+  if (url.searchParams.has('_data')) url.searchParams.delete('_data')
+  return { to: `${url.pathname}${url.search}${url.hash}`, label: label(url.pathname) }
 }
 
 /** An article's Markdown cut around the quoted passage, so the passage can be shown marked between the rest. */

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
 
 const FIRST = 'How do I add an article?'
 const FOLLOW_UP = 'And how do I publish it?'
@@ -78,6 +78,43 @@ test.describe('Ask: a conversation', () => {
     await expect(page.getByRole('region', { name: 'Earlier in this thread' })).toContainText(FIRST)
 
     expect(await blockingViolations(page, browser, isScripted)).toEqual([])
+  })
+
+  test('a source read and Back to Ask return to the thread with its answer, whether or not the browser sends a Referer', async ({ page }, testInfo) => {
+    const isScripted = testInfo.project.name === 'js'
+    // Followed as a browser that sends no Referer does (a privacy setting): the way back is what the link carries.
+    const openWithoutReferer = async (link: Locator) => {
+      await link.evaluate((element) => element.setAttribute('rel', 'noreferrer'))
+      await link.click()
+      await expect(page).toHaveURL(/\/read\/\d+/)
+    }
+    await page.goto('/ask')
+    await ask(page, 'Question', FIRST, isScripted)
+    const thread = threadOf(page)
+    await ask(page, 'Follow-up question', FOLLOW_UP, isScripted)
+
+    // The answer's source, then back.
+    await openWithoutReferer(page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Sources' }).locator('a[href^="/read/"]').first())
+    await expect(page.locator('mark#passage')).toBeVisible()
+    await page.getByRole('link', { name: 'Back to Ask' }).click()
+    await expect(page).toHaveURL(new RegExp(`/ask\\?thread=${thread}(&|#|$)`))
+    await expect(page.getByRole('region', { name: 'Answer' })).toContainText(`You asked: ${FOLLOW_UP}`)
+    await expect(page.getByRole('region', { name: 'Earlier in this thread' })).toContainText(`You asked: ${FIRST}`)
+
+    // A source of the earlier answer leads back to the same thread too.
+    await openWithoutReferer(page.getByRole('region', { name: 'Earlier in this thread' }).locator('a[href^="/read/"]').first())
+    await page.getByRole('link', { name: 'Back to Ask' }).click()
+    await expect(page).toHaveURL(new RegExp(`/ask\\?thread=${thread}(&|#|$)`))
+    await expect(page.getByRole('region', { name: 'Answer' })).toContainText(`You asked: ${FOLLOW_UP}`)
+    await expect(page.getByRole('region', { name: 'Earlier in this thread' })).toContainText(`You asked: ${FIRST}`)
+
+    // The way back is a path of this site only: another site in `back` is ignored, and the way back is Ask.
+    const source = new URL((await page.getByRole('region', { name: 'Answer' }).locator('a[href^="/read/"]').first().getAttribute('href')) ?? '', page.url())
+    for (const elsewhere of ['https://evil.example/ask', '//evil.example/ask', '/\\evil.example/ask', '/users']) {
+      source.searchParams.set('back', elsewhere)
+      await page.goto(`${source.pathname}${source.search}`)
+      await expect(page.getByRole('link', { name: 'Back to Ask' }), elsewhere).toHaveAttribute('href', '/ask')
+    }
   })
 
   test('a new thread starts afresh', async ({ page }, testInfo) => {

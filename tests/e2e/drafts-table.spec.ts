@@ -67,7 +67,7 @@ test.describe('Drafts table', () => {
     await filters.getByLabel('Saved', { exact: true }).fill('')
     await filters.getByRole('button', { name: 'Filter' }).click()
     await expect.poll(titles).toEqual([bread, creme])
-    await table.getByRole('link', { name: 'Title', exact: true }).click()
+    await table.getByRole('button', { name: 'Title', exact: true }).click()
     await expect(page).toHaveURL(/sortField=title&sortOrder=1/)
     await expect(table.getByRole('columnheader', { name: 'Title' })).toHaveAttribute('aria-sort', 'ascending')
     await expect.poll(titles).toEqual([creme, bread])

@@ -135,7 +135,7 @@ test.describe('Logs', () => {
     await filters.getByLabel('Question', { exact: true }).fill(word)
     await filters.getByRole('button', { name: 'Filter' }).click()
     await expect.poll(questions).toEqual([harbour, cafe])
-    await table.getByRole('link', { name: 'Id', exact: true }).click()
+    await table.getByRole('button', { name: 'Id', exact: true }).click()
     await expect(page).toHaveURL(/sortField=id&sortOrder=1/)
     await expect(table.getByRole('columnheader', { name: 'Id' })).toHaveAttribute('aria-sort', 'ascending')
     await expect.poll(questions).toEqual([cafe, harbour])

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { pageWidth } from './support/checks'
+import { pageWidth, rowControlsOutside } from './support/checks'
 
 // A phone held upright (SEED.md asks for every screen to be usable at this size). That no screen scrolls sideways
 // here, in every theme and with scripts on and off, is checked by screen-walk.spec.ts; these are the phone's own
@@ -32,6 +32,42 @@ test.describe('Phone layout', () => {
     const { scrollWidth, clientWidth } = await box.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }))
     expect(scrollWidth).toBeGreaterThan(clientWidth)
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width + 1)
+  })
+
+  test('every table row offers its actions inside the window: nothing to scroll sideways to, with scripts on or off', async ({ page }, testInfo) => {
+    // Rows in the tables that may start empty: a draft, a question in the logs, a key for integrations.
+    const mark = `${testInfo.project.name} ${Date.now().toString(36)}`
+    await page.goto('/articles/new')
+    await page.getByLabel('Title').fill(`Phone actions draft ${mark}`)
+    await page.getByLabel('Content').fill('A draft whose row is acted on from a phone.')
+    await page.getByRole('button', { name: 'Save draft' }).click()
+    await expect(page).toHaveURL(/\/articles\/drafts/)
+    expect((await page.request.post('/ask', { form: { question: 'How do I add an article?' }, maxRedirects: 0 })).status()).toBe(302)
+    await page.goto('/api-keys')
+    await page.getByLabel('Name', { exact: true }).fill(`Phone actions key ${mark}`)
+    await page.getByRole('button', { name: 'Create key' }).click()
+    await expect(page.getByTestId('new-api-key')).toBeVisible()
+    await page.goto('/organisations')
+    const organisation = await page.getByRole('table', { name: 'Organisations' }).getByRole('link', { name: /^Manage / }).first().getAttribute('href')
+
+    for (const [path, name] of [
+      ['/articles', 'Published articles'],
+      ['/articles/drafts', 'Drafts'],
+      ['/logs', 'Query logs'],
+      ['/users', 'Users'],
+      ['/organisations', 'Organisations'],
+      [organisation ?? '/organisations/1', 'Groups'],
+      ['/api-keys', 'API keys'],
+      ['/settings/templates', 'Templates'],
+    ]) {
+      await page.goto(path)
+      await page.waitForLoadState('load')
+      const firstRow = page.getByRole('table', { name }).locator('tbody tr').first()
+      await expect(firstRow.locator('a[href], button, summary').first(), `${path} has a row to act on`).toBeVisible()
+      // The page opens unscrolled: every link, button and field of every row is already between the window's sides.
+      expect(await rowControlsOutside(page, PHONE.width), `${path}: controls of a row beyond the window`).toEqual([])
+      expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width + 1)
+    }
   })
 
   test('table rows stay a few lines tall: a date breaks only between date and time, a long description is cut', async ({ page }) => {

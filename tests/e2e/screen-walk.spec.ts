@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test'
-import { analyzeAccessibility, BLOCKING_IMPACTS, copyWithoutScripts, describeViolation, pageWidth, rawMarkdownIn, widestElements } from './support/checks'
+import { analyzeAccessibility, BLOCKING_IMPACTS, copyWithoutScripts, describeViolation, pageWidth, rawMarkdownIn, rowControlsOutside, widestElements } from './support/checks'
 import { openScreen, screensToCheck, themeServers } from './support/screens'
 
 // A laptop and a phone held upright (SEED.md asks for every screen to be usable at 390 px).
@@ -24,9 +24,10 @@ const test = base.extend<object, { scanContext: BrowserContext }>({
 
 // Every screen found in app/routes (plus an answer on Ask and the not-found pages), in each of the three themed web
 // servers of playwright.config.ts, with scripts on (js) and off (no-js), at 1366×900 and at 390×844. At each size:
-// the page never scrolls sideways, axe finds nothing serious or critical, text people read carries no raw Markdown,
-// and a full-page screenshot is kept as a test artifact (test-results/screenshots/<theme>/<project>/<screen>-<size>.png,
-// also attached to the test for the HTML report).
+// the page never scrolls sideways (nor, on the phone, does a table to show a row's links and buttons), axe finds
+// nothing serious or critical, text people read carries no raw Markdown, and a full-page screenshot is kept as a test
+// artifact (test-results/screenshots/<theme>/<project>/<screen>-<size>.png, also attached to the test for the HTML
+// report).
 //
 // One visit per screen, theme and project: the screen is opened (and made, when it needs a record) once, at the laptop
 // size, then the window is resized to the phone. The product has no script that reads the window's size, so a resized
@@ -62,6 +63,8 @@ for (const server of themeServers()) {
               const limit = size.viewport.width + 1
               const culprits = width > limit ? (await widestElements(page, size.viewport.width)).join(', ') : ''
               expect.soft(width, `${where} is ${width} px wide: ${culprits}`).toBeLessThanOrEqual(limit)
+              // On a phone a table row's links and buttons are in the window, not behind a sideways scroll of its box.
+              if (size.name === 'phone') expect.soft(await rowControlsOutside(page, size.viewport.width), `table rows' controls beyond the window on ${where}`).toEqual([])
               // Text people read is rendered, never raw Markdown (editors' text areas and code blocks are left out).
               expect.soft(await rawMarkdownIn(page), `raw Markdown on ${where}`).toEqual([])
 

@@ -100,10 +100,10 @@ test.describe('Users', () => {
     await expect(table.getByRole('row')).toHaveCount(3)
     await expect(table).not.toContainText(`${prefix}.beta`)
 
-    await table.getByRole('link', { name: 'Username' }).click()
+    await table.getByRole('button', { name: 'Username' }).click()
     await expect(page).toHaveURL(/sortField=username/)
     await expect(table.getByRole('columnheader', { name: 'Username' })).toHaveAttribute('aria-sort', 'ascending')
-    await table.getByRole('link', { name: 'Username' }).click()
+    await table.getByRole('button', { name: 'Username' }).click()
     await expect(table.getByRole('columnheader', { name: 'Username' })).toHaveAttribute('aria-sort', 'descending')
     await expect(table.getByRole('row').nth(1)).toContainText(`${prefix}.gamma`)
     await expect(table.getByRole('row').nth(2)).toContainText(`${prefix}.alpha`)

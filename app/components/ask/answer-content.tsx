@@ -8,6 +8,7 @@ import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
 import { FEEDBACK_REASON_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
+import { readerHref } from '~/utils/reader'
 import * as styles from './ask.css'
 import { sourceCards } from './source-cards'
 
@@ -36,9 +37,21 @@ export function useIsHydrated(): boolean {
   return isHydrated
 }
 
-/** The reader view of a source's passage, which every role may open. */
-export function sourceHref(source: Source): string {
-  return `/read/${source.metadata.doc_id}?passage=${source.metadata.id}#passage`
+/**
+ * The reader view of a source's passage, which every role may open; `back` is the Ask page's address to return to
+ * (the reader's "Back to Ask"), so the way back is the thread even where the browser sends no Referer.
+ */
+export function sourceHref(source: Source, back?: string | null): string {
+  return readerHref(source.metadata.doc_id, source.metadata.id, back)
+}
+
+/** The Ask page's address of an answer in its thread (`thread`, `log`), where its sources' reader comes back to. */
+export function answerReturnPath(answer: { thread_id?: number | null; log_id?: number | null }, hash = '#answer'): string | null {
+  const params = new URLSearchParams()
+  if (answer.thread_id) params.set('thread', String(answer.thread_id))
+  if (answer.log_id) params.set('log', String(answer.log_id))
+  const query = params.toString()
+  return query ? `/ask?${query}${hash}` : null
 }
 
 const sourceTitle = (source: Source) => source.metadata.title || source.metadata.source
@@ -73,13 +86,13 @@ async function downloadDocx(href: string): Promise<string> {
  * The sources as cards: the article's title (to the reader, at its first quoted passage), its kind, and each quoted
  * passage with the number the answer cites it by; `#source-n` lands on passage n.
  */
-function SourceCards({ sources }: { sources: Source[] }) {
+function SourceCards({ sources, back }: { sources: Source[]; back: string | null }) {
   return (
     <ol aria-label="Sources" className={styles.sourceCards}>
       {sourceCards(sources).map(({ source, passages }) => (
         <li key={source.metadata.doc_id} id={`source-${passages[0].n}`} className={styles.sourceCard}>
           <p className={styles.sourceHeading}>
-            <a href={sourceHref(source)}>{sourceTitle(source)}</a>
+            <a href={sourceHref(source, back)}>{sourceTitle(source)}</a>
             {source.metadata.kind ? <span className={layout.muted}> · {KIND_LABELS[source.metadata.kind]}</span> : null}
             {source.metadata.is_deleted ? <span className={layout.muted}> (deleted)</span> : null}
           </p>
@@ -90,7 +103,7 @@ function SourceCards({ sources }: { sources: Source[] }) {
                 {passages.length > 1 ? (
                   <>
                     {' '}
-                    <a href={sourceHref(passage)} aria-label={`Read passage ${n} in ${sourceTitle(passage)}`}>
+                    <a href={sourceHref(passage, back)} aria-label={`Read passage ${n} in ${sourceTitle(passage)}`}>
                       Read in context
                     </a>
                   </>
@@ -153,7 +166,7 @@ export function AnswerContent({ answer, address, savedNote = null }: { answer: R
       {answer.source_list.length ? (
         <>
           <h3 id="sources-heading">Sources</h3>
-          <SourceCards sources={answer.source_list} />
+          <SourceCards sources={answer.source_list} back={answerReturnPath({ thread_id: answer.thread_id ?? address?.thread, log_id: answer.log_id })} />
         </>
       ) : null}
       {answer.success && answer.log_id && address ? (

@@ -2,7 +2,7 @@ import type { Source } from '../../../contracts/ask'
 import { LocalTime } from '~/components/local-time'
 import { MarkdownView } from '~/components/markdown/markdown-view'
 import * as layout from '~/styles/layout.css'
-import { sourceHref, type RenderedAnswer } from './answer-content'
+import { answerReturnPath, sourceHref, type RenderedAnswer } from './answer-content'
 import * as styles from './ask.css'
 
 const sourceTitle = (source: Source) => source.metadata.title || source.metadata.source
@@ -40,7 +40,7 @@ export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
                   <ol aria-label={`Sources of the answer to: ${turn.command ?? ''}`}>
                     {turn.source_list.map((source, index) => (
                       <li key={`${source.metadata.id}-${index}`} id={`turn-${key}-source-${index + 1}`}>
-                        <a href={sourceHref(source)}>{sourceTitle(source)}</a>
+                        <a href={sourceHref(source, answerReturnPath({ thread_id: turn.thread_id }, `#turn-${key}-text`))}>{sourceTitle(source)}</a>
                       </li>
                     ))}
                   </ol>

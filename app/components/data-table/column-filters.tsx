@@ -6,6 +6,8 @@ import { DateInput } from './date-input'
 import { MATCH_MODE_LABELS, MATCH_MODES, modeParamOf, type ColumnFilterValue, type FilterColumn } from './table-url'
 
 interface ColumnFiltersProps {
+  /** The form's id: the table's sort headers submit it (SortHeader's `form`). */
+  id: string
   /** Accessible name of the form, e.g. 'Filter articles'. */
   label: string
   action: string
@@ -25,9 +27,10 @@ const INPUT_TYPES = { text: 'search', numeric: 'number' } as const
 
 /**
  * A GET form with a match-mode select and a value input per column: the filters go into the URL, so they work with
- * scripts off; with scripts on Remix submits the same form without a reload.
+ * scripts off; with scripts on Remix submits the same form without a reload. The table's sort headers are buttons of
+ * this form too, so sorting applies what is typed here.
  */
-export function ColumnFilters({ label, action, columns, values, keep, clearHref, errors = {}, children, extraActiveCount = 0 }: ColumnFiltersProps) {
+export function ColumnFilters({ id, label, action, columns, values, keep, clearHref, errors = {}, children, extraActiveCount = 0 }: ColumnFiltersProps) {
   const activeCount = columns.filter((column) => values[column.field]?.value).length + extraActiveCount
   const hasErrors = Object.values(errors).some(Boolean)
   return (
@@ -37,7 +40,7 @@ export function ColumnFilters({ label, action, columns, values, keep, clearHref,
         {label}
         {activeCount ? ` (${activeCount} set)` : ''}
       </summary>
-      <Form method="get" action={action} aria-label={label} preventScrollReset>
+      <Form id={id} method="get" action={action} aria-label={label} preventScrollReset>
         {Object.entries(keep).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}

@@ -23,13 +23,56 @@ export const tableWrap = style({
   selectors: { '&[aria-busy="true"]': { opacity: 0.6 } },
 })
 
-// On a phone, columns keep a readable width and the box scrolls, rather than every title wrapping word by word.
-globalStyle(`${tableWrap} > table`, { '@media': { [NARROW]: { minWidth: '44rem' } } })
+// On a phone, a table of four columns or more keeps readable columns and the box scrolls, rather than every title
+// wrapping word by word; a narrower table fits the screen as it is. Its borders are drawn cell by cell (separate, with
+// no spacing: the same lines) so that they move with the cells that stay in view below.
+const SCROLLING_TABLE = `${tableWrap} > table:has(> thead > tr > :nth-child(4))`
+globalStyle(SCROLLING_TABLE, { '@media': { [NARROW]: { minWidth: '44rem', borderCollapse: 'separate', borderSpacing: 0 } } })
+
+// The row's actions (its last cell, when that holds a link, a button or a disclosure) and their header stay at the
+// box's right edge on a phone, over the columns scrolling beneath: a row is acted on without scrolling sideways, and
+// the actions are seen without knowing that there is more to the side. The shadow says what passes under them.
+const ACTIONS_CELL = 'td:last-child:not([colspan])'
+const ACTION = ':is(a[href], button, summary)'
+globalStyle(
+  [
+    `${SCROLLING_TABLE} > tbody > tr > ${ACTIONS_CELL}:has(${ACTION})`,
+    `${SCROLLING_TABLE}:has(> tbody > tr > ${ACTIONS_CELL} ${ACTION}) > thead > tr > th:last-child`,
+  ].join(', '),
+  {
+    '@media': {
+      [NARROW]: {
+        position: 'sticky',
+        insetInlineEnd: 0,
+        // As narrow as what it holds: the room left is the scrolling columns'.
+        width: '1%',
+        zIndex: 1,
+        background: vars.color.surface,
+        boxShadow: '-0.6rem 0 0.6rem -0.6rem rgb(0 0 0 / 0.35)',
+      },
+    },
+  },
+)
+
+// A disclosure in a row ("Revoke…", "Delete…") keeps its marker and words on one line in a narrow column.
+globalStyle(`${tableWrap} td > details > summary`, { '@media': { [NARROW]: { whiteSpace: 'nowrap' } } })
 
 /** A long text in a table cell shows its first three lines; its own page has the rest. */
 export const clamp = style({ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' })
 
-export const sortLink = style({ color: 'inherit', fontWeight: 600, textDecoration: 'none', whiteSpace: 'nowrap' })
+// A sort header is a button (of the filter form) that reads as the header's text.
+export const sortButton = style({
+  font: 'inherit',
+  color: 'inherit',
+  fontWeight: 600,
+  whiteSpace: 'nowrap',
+  textAlign: 'inherit',
+  background: 'none',
+  border: 0,
+  padding: 0,
+  margin: 0,
+  cursor: 'pointer',
+})
 
 export const filters = style({
   display: 'grid',
@@ -83,7 +126,13 @@ export const control = style({
 
 export const pager = style({ display: 'flex', flexWrap: 'wrap', gap: '1rem', alignItems: 'center', marginTop: '1rem' })
 
-export const actions = style({ display: 'flex', gap: '0.75rem', whiteSpace: 'nowrap' })
+// A row's actions side by side; on a phone one under another, so the column that stays in view is narrow.
+export const actions = style({
+  display: 'flex',
+  gap: '0.75rem',
+  whiteSpace: 'nowrap',
+  '@media': { [NARROW]: { flexDirection: 'column', alignItems: 'flex-start', gap: '0.5rem' } },
+})
 
 export const numeric = style({ fontVariantNumeric: 'tabular-nums' })
 

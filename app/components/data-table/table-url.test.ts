@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { displayFilterDate, parseFilterDate, toBackendFilters } from './table-url'
+import { askedSortHref, displayFilterDate, parseFilterDate, sortValueOf, toBackendFilters } from './table-url'
 
 describe('date filters (SEED.md §2: mm/dd/yy, the four-digit year of the PrimeReact pattern)', () => {
   it('reads mm/dd/yyyy, mm/dd/yy and the ISO day of older links', () => {
@@ -35,5 +35,22 @@ describe('toBackendFilters', () => {
     const bad = toBackendFilters({ title: { matchMode: 'contains', value: '' }, id: { matchMode: 'gt', value: '1.5' }, timestamp: { matchMode: 'dateIs', value: '02/30/2024' } }, columns)
     expect(bad.filters).toEqual({})
     expect(bad.errors).toEqual({ id: 'Enter a whole number', timestamp: 'Enter a date as mm/dd/yyyy' })
+  })
+})
+
+describe('a pressed sort header (sort=<field>:<order>, sent with the filter form)', () => {
+  it('becomes sortField and sortOrder, keeps the filters sent with it and starts at the first row', () => {
+    const url = new URL(`http://app.test/articles?sortField=id&sortOrder=1&rows=5&first=10&title=How+to&title_mode=startsWith&sort=${sortValueOf({ field: 'title', order: -1 })}`)
+    expect(askedSortHref(url)).toBe('/articles?sortField=title&sortOrder=-1&rows=5&title=How+to&title_mode=startsWith')
+  })
+
+  it('is added where the form kept no sort, and a malformed one is only dropped', () => {
+    expect(askedSortHref(new URL('http://app.test/logs?command=harbour&sort=id%3A1'))).toBe('/logs?command=harbour&sortField=id&sortOrder=1')
+    expect(askedSortHref(new URL('http://app.test/users?sortField=email&sort=email%3A2'))).toBe('/users?sortField=email')
+    expect(askedSortHref(new URL('http://app.test/users?sort=%3Cscript%3E'))).toBe('/users')
+  })
+
+  it('leaves an address without one alone', () => {
+    expect(askedSortHref(new URL('http://app.test/articles?sortField=title&sortOrder=1'))).toBeNull()
   })
 })

@@ -77,6 +77,38 @@ export function hrefWith(pathname: string, search: URLSearchParams | string, cha
   return query ? `${pathname}?${query}` : pathname
 }
 
+/** What a sort header sends as `sort`: the column and the order, e.g. `title:-1`. */
+export const sortValueOf = (sort: { field: string; order: 1 | -1 }) => `${sort.field}:${sort.order}`
+
+/**
+ * The table's parameters once a sort header was pressed: its `sort=<field>:<1|-1>` (sent with the filter form, so the
+ * filters being typed come along) becomes sortField and sortOrder, and the table starts again at its first row; a
+ * malformed one is dropped. Null when no header was pressed. The route redirects to the result, so every address of
+ * the table keeps the one form of its sort; which fields may be sorted on is still the route's to check.
+ */
+export function withAskedSort(search: URLSearchParams): URLSearchParams | null {
+  const asked = search.get('sort')
+  if (asked === null) return null
+  const params = new URLSearchParams(search)
+  params.delete('sort')
+  params.delete('index')
+  const match = /^([A-Za-z_]{1,64}):(1|-1)$/.exec(asked)
+  if (match) {
+    params.set('sortField', match[1])
+    params.set('sortOrder', match[2])
+    params.delete('first')
+  }
+  return params
+}
+
+/** The address a table's loader redirects to once a sort header was pressed (`withAskedSort`), or null. */
+export function askedSortHref(url: URL): string | null {
+  const params = withAskedSort(url.searchParams)
+  if (!params) return null
+  const query = params.toString()
+  return query ? `${url.pathname}?${query}` : url.pathname
+}
+
 /**
  * SEED.md §2's date format mm/dd/yy is the PrimeReact calendar's pattern, in which `yy` is the four-digit year: the
  * filters show 11/26/2026 and accept 11/26/26 too (a two-digit year is in 2000–2099), and the ISO 2026-11-26 that

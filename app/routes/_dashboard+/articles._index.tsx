@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import type { ArticleFilters } from '../../../contracts/article-filters'
@@ -9,7 +9,7 @@ import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
 import { SortHeader, type Sort } from '~/components/data-table/sort-header'
-import { activeFilters, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
+import { activeFilters, askedSortHref, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { Button } from '~/components/ui/button'
@@ -55,8 +55,14 @@ function toArticleFilters(values: ReturnType<typeof readColumnFilters>) {
   return { filters: filters as ArticleFilters, errors }
 }
 
+/** The filter form, which the sort headers submit. */
+const FILTERS_FORM = 'article-filters'
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const search = new URL(request.url).searchParams
+  const url = new URL(request.url)
+  const sorted = askedSortHref(url)
+  if (sorted) throw redirect(sorted)
+  const search = url.searchParams
   const state = readTableState(search)
   const { filters, errors } = toArticleFilters(state.filterValues)
   const api = await requireApiSession(request)
@@ -123,6 +129,7 @@ export default function ArticlesRoute() {
         </div>
         <ColumnFilters
           key={location.search}
+          id={FILTERS_FORM}
           label="Filter articles"
           action="/articles"
           columns={FILTER_COLUMNS}
@@ -136,11 +143,11 @@ export default function ArticlesRoute() {
             <thead>
               <tr>
                 {SORTABLE_COLUMNS.map((column) => (
-                  <SortHeader key={column.field} label={column.label} field={column.field} sort={sort} hrefFor={(next) => hrefFor({ sortField: next.field, sortOrder: next.order, first: null })} />
+                  <SortHeader key={column.field} label={column.label} field={column.field} sort={sort} form={FILTERS_FORM} />
                 ))}
                 <th scope="col">Source</th>
-                <SortHeader label="Id" field="id" sort={sort} hrefFor={(next) => hrefFor({ sortField: next.field, sortOrder: next.order, first: null })} />
-                <SortHeader label="Updated" field="timestamp" sort={sort} hrefFor={(next) => hrefFor({ sortField: next.field, sortOrder: next.order, first: null })} />
+                <SortHeader label="Id" field="id" sort={sort} form={FILTERS_FORM} />
+                <SortHeader label="Updated" field="timestamp" sort={sort} form={FILTERS_FORM} />
                 <th scope="col">Actions</th>
               </tr>
             </thead>

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import type { ArticleFilters } from '../../../contracts/article-filters'
@@ -7,7 +7,7 @@ import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
 import { SortHeader, type Sort } from '~/components/data-table/sort-header'
-import { activeFilters, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
+import { activeFilters, askedSortHref, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { PollAgain } from '~/components/poll'
@@ -42,8 +42,13 @@ function readTableState(search: URLSearchParams) {
   }
 }
 
+/** The filter form, which the sort headers submit. */
+const FILTERS_FORM = 'draft-filters'
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
+  const sorted = askedSortHref(url)
+  if (sorted) throw redirect(sorted)
   const state = readTableState(url.searchParams)
   const { filters, errors } = toBackendFilters(state.filterValues, FILTER_COLUMNS)
   const taskId = url.searchParams.get('task') || undefined
@@ -135,7 +140,6 @@ export default function DraftsRoute() {
   const publishError = actionData && actionData.intent !== 'delete-all' ? actionData.error : undefined
   const deleteError = actionData?.intent === 'delete-all' ? actionData.error : undefined
   const hrefFor = (changes: Record<string, string | number | null>) => hrefWith('/articles/drafts', location.search, { task: null, ...changes })
-  const sortHref = (next: Sort) => hrefFor({ sortField: next.field, sortOrder: next.order, first: null })
   const keep: Record<string, string | number> = { sortField: sort.field, sortOrder: sort.order, ...(rows !== PAGE_SIZE_ARTICLES ? { rows } : {}) }
   const clearHref = hrefFor({ first: null, ...Object.fromEntries(FILTER_COLUMNS.flatMap((column) => [[column.field, null], [modeParamOf(column.field), null]])) })
   const filtered = Object.keys(activeFilters(filterValues)).length > 0
@@ -156,6 +160,7 @@ export default function DraftsRoute() {
         </div>
         <ColumnFilters
           key={location.search}
+          id={FILTERS_FORM}
           label="Filter drafts"
           action="/articles/drafts"
           columns={FILTER_COLUMNS}
@@ -178,10 +183,10 @@ export default function DraftsRoute() {
                   <th scope="col">
                     <span className="visually-hidden">Select</span>
                   </th>
-                  <SortHeader label="Id" field="id" sort={sort} hrefFor={sortHref} />
-                  <SortHeader label="Title" field="title" sort={sort} hrefFor={sortHref} />
+                  <SortHeader label="Id" field="id" sort={sort} form={FILTERS_FORM} />
+                  <SortHeader label="Title" field="title" sort={sort} form={FILTERS_FORM} />
                   <th scope="col">Source</th>
-                  <SortHeader label="Saved" field="timestamp" sort={sort} hrefFor={sortHref} />
+                  <SortHeader label="Saved" field="timestamp" sort={sort} form={FILTERS_FORM} />
                   <th scope="col">Actions</th>
                 </tr>
               </thead>

@@ -7,7 +7,7 @@ import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { DateInput } from '~/components/data-table/date-input'
 import { SortHeader, type Sort } from '~/components/data-table/sort-header'
-import { activeFilters, hrefWith, modeParamOf, parseFilterDate, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
+import { activeFilters, hrefWith, modeParamOf, parseFilterDate, readColumnFilters, readInteger, toBackendFilters, withAskedSort, type FilterColumn } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { CsvDownloadLink } from '~/components/logs/csv-download-link'
@@ -114,10 +114,19 @@ function cleanedSearch(search: URLSearchParams): string | null {
   return cleaned.toString() === search.toString() ? null : cleaned.toString()
 }
 
+/** The filter form, which the sort headers submit. */
+const FILTERS_FORM = 'log-filters'
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const search = new URL(request.url).searchParams
+  const url = new URL(request.url)
+  // A pressed sort header and the empty fields of the form are both made plain in one redirect.
+  const sorted = withAskedSort(url.searchParams)
+  const search = sorted ?? url.searchParams
   const cleaned = cleanedSearch(search)
-  if (cleaned !== null) throw redirect(cleaned ? `/logs?${cleaned}` : '/logs')
+  if (sorted || cleaned !== null) {
+    const query = cleaned ?? search.toString()
+    throw redirect(query ? `/logs?${query}` : '/logs')
+  }
   const { status, sort, text, filterValues, errors, query, isFiltered } = readTableState(search)
   const lastId = readInteger(search, 'last_id', 0) || null
   const through = readInteger(search, 'through', 0) || null
@@ -205,6 +214,7 @@ function LogsFilters({ data }: { data: LogsData }) {
     ) : null
   return (
     <ColumnFilters
+      id={FILTERS_FORM}
       label="Filter logs"
       action="/logs"
       columns={FILTER_COLUMNS}
@@ -283,7 +293,6 @@ function LogsList({ data }: { data: LogsData }) {
   const oldestId = logs.length ? logs[logs.length - 1].id : null
   const location = useLocation()
   const listHref = (changes: Record<string, string | number | null>) => hrefWith('/logs', location.search, { last_id: null, through: null, ...changes })
-  const sortHref = (next: Sort) => listHref({ sortField: next.field, sortOrder: next.order })
   const isLoadingMore = fetcher.state === 'loading'
   const isLoading = navigation.state === 'loading' && navigation.location.pathname === '/logs'
 
@@ -301,12 +310,12 @@ function LogsList({ data }: { data: LogsData }) {
         <table aria-label="Query logs">
           <thead>
             <tr>
-              <SortHeader label="Id" field="id" sort={data.sort} hrefFor={sortHref} />
+              <SortHeader label="Id" field="id" sort={data.sort} form={FILTERS_FORM} />
               <th scope="col">Question</th>
               <th scope="col">Status</th>
               <th scope="col">Feedback</th>
               <th scope="col">Comments</th>
-              <SortHeader label="Asked" field="timestamp" sort={data.sort} hrefFor={sortHref} />
+              <SortHeader label="Asked" field="timestamp" sort={data.sort} form={FILTERS_FORM} />
             </tr>
           </thead>
           <tbody>

@@ -13,7 +13,7 @@ import { screenMeta } from '~/sponsors/meta'
 import { articleIdOf } from '~/utils/article-route.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { useDashboardRole } from '~/utils/dashboard-role'
-import { splitAtPassage } from '~/utils/reader'
+import { readerBackLink, splitAtPassage } from '~/utils/reader'
 import { mayOpen } from '~/utils/roles'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data?.article.title ?? 'Article')
@@ -62,33 +62,22 @@ function partsOf(article: ReadArticle, passageParam: string | null) {
   }
 }
 
-/** Screens that link to the reader, by the first segment of their address, and how the way back to them reads. */
-const BACK_LABELS: Record<string, (path: string) => string> = {
-  ask: () => 'Back to Ask',
-  agent: () => 'Back to Agent',
-  saved: (path) => (path === '/saved' ? 'Back to Saved queries' : 'Back to the saved answer'),
-  logs: (path) => (path === '/logs' ? 'Back to Logs' : 'Back to the log'),
-}
-
 /**
- * The way back to the screen the reader came from (the Referer, which the app's Referrer-Policy sends only within the
- * site), with its query, so an answer on Ask shows again; Ask when it is unknown. Only a path of a known screen is
- * kept: the link never leaves the site.
+ * The way back to the screen the reader came from: the `back` its link carries (Ask's thread), else the Referer (which
+ * the app's Referrer-Policy sends only within the site), with its query, so an answer on Ask shows again; Ask when
+ * neither is known. Only a path of a known screen is kept (`readerBackLink`): the link never leaves the site.
  */
 function backLinkOf(request: Request): { to: string; label: string } {
-  const fallback = { to: '/ask', label: 'Back to Ask' }
+  const asked = readerBackLink(new URL(request.url).searchParams.get('back'))
+  if (asked) return asked
   const referer = request.headers.get('referer')
-  if (!referer) return fallback
-  let from: URL
+  let from: URL | null = null
   try {
-    from = new URL(referer)
+    from = referer ? new URL(referer) : null
   } catch {
-    return fallback
+    from = null
   }
-  const label = BACK_LABELS[from.pathname.split('/')[1] ?? '']
-  if (!label) return fallback
-  from.searchParams.delete('_data')
-  return { to: `${from.pathname}${from.search}`, label: label(from.pathname) }
+  return (from && readerBackLink(`${from.pathname}${from.search}`)) ?? { to: '/ask', label: 'Back to Ask' }
 }
 
 const SOURCE_KINDS: Record<ArticleSourceKind, string> = {

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { PAGE_SIZE_USERS, UserSortField, type User, type UserFilters } from '../../../contracts/users'
 import * as usersTable from '~/components/administration/users-table.css'
@@ -6,7 +6,7 @@ import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
 import { SortHeader, type Sort } from '~/components/data-table/sort-header'
-import { activeFilters, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
+import { activeFilters, askedSortHref, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
@@ -47,8 +47,14 @@ function readTableState(search: URLSearchParams) {
   }
 }
 
+/** The search and filter form, which the sort headers submit. */
+const FILTERS_FORM = 'user-filters'
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const state = readTableState(new URL(request.url).searchParams)
+  const url = new URL(request.url)
+  const sorted = askedSortHref(url)
+  if (sorted) throw redirect(sorted)
+  const state = readTableState(url.searchParams)
   const { filters, errors } = toBackendFilters(state.filterValues, FILTER_COLUMNS)
   let filterErrors: Record<string, string> = errors
   try {
@@ -89,7 +95,6 @@ export default function UsersRoute() {
   const keep: Record<string, string | number> = { sortField: sort.field, sortOrder: sort.order, ...(rows !== PAGE_SIZE_USERS ? { rows } : {}) }
   const clearHref = hrefFor({ first: null, filter: null, ...Object.fromEntries(FILTER_COLUMNS.flatMap((column) => [[column.field, null], [modeParamOf(column.field), null]])) })
   const isFiltered = Boolean(filter) || Object.keys(activeFilters(filterValues)).length > 0
-  const sortHref = (next: Sort) => hrefFor({ sortField: next.field, sortOrder: next.order, first: null })
   return (
     <section className={layout.card} aria-labelledby="users-heading">
       <h1 id="users-heading">Users</h1>
@@ -102,6 +107,7 @@ export default function UsersRoute() {
       {/* One form for the search and the column filters, so either button applies what is typed in both. */}
       <ColumnFilters
         key={location.search}
+        id={FILTERS_FORM}
         label="Search and filter users"
         action="/users"
         columns={FILTER_COLUMNS}
@@ -126,14 +132,14 @@ export default function UsersRoute() {
         <table aria-label="Users">
           <thead>
             <tr>
-              <SortHeader label="Username" field="username" sort={sort} hrefFor={sortHref} />
-              <SortHeader label="First name" field="firstName" sort={sort} hrefFor={sortHref} />
-              <SortHeader label="Last name" field="lastName" sort={sort} hrefFor={sortHref} />
-              <SortHeader label="Email" field="email" sort={sort} hrefFor={sortHref} />
-              <SortHeader label="Organisation" field="organization_name" sort={sort} hrefFor={sortHref} />
-              <SortHeader label="Group" field="group_name" sort={sort} hrefFor={sortHref} />
-              <SortHeader label="Enabled" field="enabled" sort={sort} hrefFor={sortHref} />
-              <SortHeader label="Created" field="created_at" sort={sort} hrefFor={sortHref} />
+              <SortHeader label="Username" field="username" sort={sort} form={FILTERS_FORM} />
+              <SortHeader label="First name" field="firstName" sort={sort} form={FILTERS_FORM} />
+              <SortHeader label="Last name" field="lastName" sort={sort} form={FILTERS_FORM} />
+              <SortHeader label="Email" field="email" sort={sort} form={FILTERS_FORM} />
+              <SortHeader label="Organisation" field="organization_name" sort={sort} form={FILTERS_FORM} />
+              <SortHeader label="Group" field="group_name" sort={sort} form={FILTERS_FORM} />
+              <SortHeader label="Enabled" field="enabled" sort={sort} form={FILTERS_FORM} />
+              <SortHeader label="Created" field="created_at" sort={sort} form={FILTERS_FORM} />
               <th scope="col">Actions</th>
             </tr>
           </thead>

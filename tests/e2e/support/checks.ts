@@ -33,6 +33,27 @@ export const widestElements = (page: Page, viewportWidth: number) =>
     return found
   }, viewportWidth)
 
+/**
+ * What a table row offers to act on (links, buttons, disclosures, fields) that lies beyond the window's sides as the
+ * page opens, table boxes unscrolled: what a reader would have to scroll sideways to find. One line per control.
+ */
+export const rowControlsOutside = (page: Page, viewportWidth: number) =>
+  page.evaluate((width) => {
+    const found: string[] = []
+    for (const table of document.querySelectorAll('table')) {
+      for (const row of table.querySelectorAll('tbody tr')) {
+        for (const control of row.querySelectorAll('a[href], button, summary, select, input:not([type="hidden"])')) {
+          const box = control.getBoundingClientRect()
+          if (box.width === 0 && box.height === 0) continue
+          if (box.left >= -1 && box.right <= width + 1) continue
+          const name = control.getAttribute('aria-label') || control.textContent?.trim() || control.getAttribute('name') || control.tagName.toLowerCase()
+          found.push(`${table.getAttribute('aria-label') ?? 'table'}: "${name.slice(0, 40)}" at ${Math.round(box.left)}–${Math.round(box.right)} px`)
+        }
+      }
+    }
+    return found.slice(0, 10)
+  }, viewportWidth)
+
 /** Text on the page that still carries Markdown markers: **bold**, a "## heading" line, a [link](address). */
 export const rawMarkdownIn = (page: Page) =>
   page.evaluate(() => {
