@@ -67,7 +67,7 @@ test('a model writes the answer, with citations that link to its sources', async
   const citations = page.locator('#answer-text a[href^="#source-"]')
   await expect(citations.first()).toBeVisible()
   await expect(citations.first()).toHaveAttribute('href', /^#source-\d+$/)
-  await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+#passage$/)
+  await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+(?:&back=[^#&]+)?#passage$/)
   // The answer has an address of its own, in its thread: a streamed one by its log, an asked one by its task.
   await expect(page).toHaveURL(isJs ? /\/ask\?thread=\d+&log=\d+$/ : /\/ask\?thread=\d+&task=[^&#]+(&check=\d+)?#answer$/)
   // A plain user sees no Bot info.

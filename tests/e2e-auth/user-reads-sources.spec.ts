@@ -6,7 +6,7 @@ import { asAdministrator, backend, createLocalAccount, expect, signInLocally, te
 
 const PHONE = { width: 390, height: 844 }
 const QUESTION = 'How do I add an article?'
-const READER_URL = /\/read\/\d+\?passage=\d+#passage$/
+const READER_URL = /\/read\/\d+\?passage=\d+(?:&back=[^#&]+)?#passage$/
 
 // Measured once the page and its stylesheets have loaded: a URL that has just changed may still be laid out without them.
 const pageWidth = async (page: Page) => {

@@ -83,5 +83,5 @@ test('each citation links to its source, and each source to the passage in the r
   const citation = page.locator('#answer-text a', { hasText: '[1]' }).first()
   await expect(citation).toHaveAttribute('href', '#source-1')
   await expect(sources.getByRole('listitem').first()).toHaveAttribute('id', 'source-1')
-  await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+#passage$/)
+  await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+(?:&back=[^#&]+)?#passage$/)
 })

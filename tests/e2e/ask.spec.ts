@@ -28,9 +28,9 @@ test.describe('Ask', () => {
     expect(new Set(titles).size, 'each article appears once').toBe(titles.length)
 
     // Sources open in the reader view every role may open, at the cited passage.
-    await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+#passage$/)
+    await expect(sources.getByRole('link').first()).toHaveAttribute('href', /^\/read\/\d+\?passage=\d+(?:&back=[^#&]+)?#passage$/)
     await sources.getByRole('link').first().click()
-    await expect(page).toHaveURL(/\/read\/\d+\?passage=\d+#passage$/)
+    await expect(page).toHaveURL(/\/read\/\d+\?passage=\d+(?:&back=[^#&]+)?#passage$/)
     await expect(page.getByRole('heading', { level: 1 })).not.toBeEmpty()
     // The passage marked (or, if another spec edited the article meanwhile, the note that it changed).
     await expect(page.locator('mark#passage, [role="note"]').first()).toBeVisible()
