@@ -406,6 +406,9 @@ export class KnowledgeService {
    */
   async search(asked: string, limit: number): Promise<RetrievedChunk[]> {
     if (!this.stopFollowing || this.stale) await this.sync()
+    // Not stale, but a replay is still applying the log: it started after every commit this caller can have seen (a
+    // commit marks the index stale, and a replay clears that before it reads), so its end is what the search waits for.
+    else if (this.replaying) await this.replaying.catch(() => this.sync())
     // A how-question in the passive may ask how to do it ("How are drafts published?": "How do I publish drafts?"): it
     // is searched as asked and as that how-to, whose passages with steps rank higher.
     const question = activeHowTo(asked)

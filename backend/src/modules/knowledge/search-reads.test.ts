@@ -7,14 +7,20 @@ import { eventually } from '../../testing/eventually'
 
 const postgresAvailable = await isPostgresAvailable()
 
-/** The database with every statement sent outside a transaction counted by the table it reads. */
+/**
+ * The database with every statement sent outside a transaction counted by the table it reads; while `held` is set,
+ * reads of the index log wait for it.
+ */
 function counting(db: Database) {
-  const reads = { changes: 0, records: 0 }
+  const reads = { changes: 0, records: 0, held: undefined as Promise<void> | undefined }
   const counted: Database = {
     ...db,
     kind: db.kind,
     async query<Row>(sql: string, params?: unknown[]) {
-      if (/FROM index_changes WHERE seq >/.test(sql)) reads.changes++
+      if (/FROM index_changes WHERE seq >/.test(sql)) {
+        reads.changes++
+        await reads.held
+      }
       if (/FROM chunks c JOIN articles/.test(sql)) reads.records++
       return db.query<Row>(sql, params)
     },
@@ -72,6 +78,31 @@ describe.each(databases)('searching while following the index log on $name', ({ 
     // Removed by this process: gone from the next search, and its kept passage with it.
     await db.transaction((tx) => knowledge.unindexArticle(tx, id))
     expect(await knowledge.search('sourdough starter flour', 5)).toEqual([])
+  })
+
+  it('waits for a replay that is still applying the log when the search arrives, and so finds a change just made', async () => {
+    const db = await start()
+    const { db: watched, reads } = counting(db)
+    const knowledge = new KnowledgeService(watched)
+    await knowledge.load()
+    await knowledge.follow(60_000)
+    cleanups.push(() => knowledge.unfollow())
+    const id = await addArticle(db, knowledge, 'Kettle descaling', 'Descale the kettle with vinegar every month.')
+    expect((await knowledge.search('descale kettle vinegar', 5)).map((hit) => hit.articleId)).toEqual([id])
+
+    await db.transaction(async (tx) => {
+      await tx.query(`UPDATE articles SET content = $2 WHERE id = $1`, [id, 'Descale the kettle with citric acid every month.'])
+      await knowledge.indexArticle(tx, { id, title: 'Kettle descaling', content: 'Descale the kettle with citric acid every month.' })
+    })
+    // The commit's notification starts a replay (as here), which has not read the log when the search comes in.
+    let release = () => {}
+    reads.held = new Promise<void>((resolve) => (release = resolve))
+    const replay = knowledge.sync()
+    const searched = knowledge.search('descale kettle citric acid', 5)
+    setTimeout(release, 50)
+    const hits = await searched
+    await replay
+    expect(hits.map((hit) => hit.text)).toEqual(['Descale the kettle with citric acid every month.'])
   })
 
   it("finds another process's change once its notification arrives, without a search having to read the log", async () => {
