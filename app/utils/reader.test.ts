@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readerBackLink, readerHref, splitAtPassage } from './reader'
+import { backHere, readerBackLink, readerHref, splitAtPassage } from './reader'
 
 describe('readerHref', () => {
   it('leads to the reader, with the passage marked and scrolled to when one is cited', () => {
@@ -11,6 +11,13 @@ describe('readerHref', () => {
   it('carries the address to come back to, encoded as one parameter', () => {
     expect(readerHref(12, 340, '/ask?thread=7&log=9#answer')).toBe('/read/12?passage=340&back=%2Fask%3Fthread%3D7%26log%3D9%23answer#passage')
     expect(new URL(readerHref(12, 340, '/ask?thread=7&log=9#answer'), 'http://app.test').searchParams.get('back')).toBe('/ask?thread=7&log=9#answer')
+  })
+
+  it("comes back to the list item of the screen the source was opened from (a log's, a saved answer's, an agent run's)", () => {
+    const back = backHere({ pathname: '/logs/41', search: '' }, 'log-source-2')
+    expect(back).toBe('/logs/41#log-source-2')
+    expect(readerBackLink(new URL(readerHref(12, 340, back), 'http://app.test').searchParams.get('back'))).toEqual({ to: '/logs/41#log-source-2', label: 'Back to the log' })
+    expect(backHere({ pathname: '/agent', search: '?run=5' }, 'agent-source-1')).toBe('/agent?run=5#agent-source-1')
   })
 })
 

@@ -15,6 +15,14 @@ export function readerHref(articleId: number, passageId?: number | null, back?: 
   return `/read/${articleId}${query ? `?${query}` : ''}${passageId ? '#passage' : ''}`
 }
 
+/**
+ * The address of the screen being shown with `hash` for its fragment: the `back` of the reader links it shows, so that
+ * the reader returns to the very list item a source was opened from, whatever the browser sends as Referer.
+ */
+export function backHere(location: { pathname: string; search: string }, hash: string): string {
+  return `${location.pathname}${location.search}#${hash}`
+}
+
 /** Screens that link to the reader, by the first segment of their address, and how the way back to them reads. */
 const BACK_LABELS: Record<string, (path: string) => string> = {
   ask: () => 'Back to Ask',

@@ -68,6 +68,20 @@ test.describe('Phone layout', () => {
       expect(await rowControlsOutside(page, PHONE.width), `${path}: controls of a row beyond the window`).toEqual([])
       expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width + 1)
     }
+
+    // On a laptop's screen too, where nine columns and an e-mail address still make the users' table wider than its box.
+    const LAPTOP = { width: 1366, height: 768 }
+    await page.setViewportSize(LAPTOP)
+    for (const [path, name] of [
+      ['/users', 'Users'],
+      ['/logs', 'Query logs'],
+      ['/articles/drafts', 'Drafts'],
+    ]) {
+      await page.goto(path)
+      await page.waitForLoadState('load')
+      await expect(page.getByRole('table', { name }).locator('tbody tr').first().locator('a[href], button, summary').first()).toBeVisible()
+      expect(await rowControlsOutside(page, LAPTOP.width), `${path} at ${LAPTOP.width} px: controls of a row beyond the table's box`).toEqual([])
+    }
   })
 
   test('table rows stay a few lines tall: a date breaks only between date and time, a long description is cut', async ({ page }) => {

@@ -71,6 +71,17 @@ test.describe('Saved queries', () => {
     await page.goto('/saved')
     await expect(page.getByRole('listitem', { name: question }).first()).toContainText(words)
     await expect(page.getByRole('list', { name: 'Saved queries' })).not.toContainText(/\[\d+\]/)
+
+    // Its log's source, read, leads back to the log where it was listed, though the browser sends no Referer.
+    await page.getByRole('listitem', { name: question }).first().getByRole('link', { name: `Open ${question}` }).click()
+    await expect(page).toHaveURL(/\/logs\/\d+$/)
+    const logUrl = page.url()
+    const source = page.getByRole('list', { name: 'Sources' }).locator('a[href^="/read/"]').first()
+    await source.evaluate((element) => element.setAttribute('rel', 'noreferrer'))
+    await source.click()
+    await expect(page).toHaveURL(/\/read\/\d+/)
+    await page.getByRole('link', { name: 'Back to the log' }).click()
+    await expect(page).toHaveURL(`${logUrl}#log-source-1`)
   })
 
   test('shows a saved query as saved where it was saved from, so saving again keeps its note', async ({ page }, testInfo) => {

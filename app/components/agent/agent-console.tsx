@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import type { AskAnswer } from '../../../contracts/ask'
 import { Markdown } from '~/components/markdown/markdown'
 import { PollAgain } from '~/components/poll'
@@ -6,7 +6,7 @@ import { Button } from '~/components/ui/button'
 import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
 import * as layout from '~/styles/layout.css'
-import { readerHref } from '~/utils/reader'
+import { backHere, readerHref } from '~/utils/reader'
 import * as styles from './agent.css'
 
 
@@ -47,6 +47,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
   const { variant, running, run, templates, shortcuts } = useLoaderData<AgentConsoleData>()
   const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: AgentWarning }>()
   const navigation = useNavigation()
+  const location = useLocation()
   const isBusy = navigation.state === 'submitting'
   // The field a warning is about is marked invalid and described by it; the warning is not said again beside it.
   const warnedField = actionData?.warning?.field
@@ -157,7 +158,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
                         <span className={layout.muted}> (deleted)</span>
                       </>
                     ) : (
-                      <Link to={readerHref(source.metadata.doc_id, source.metadata.id)}>{source.metadata.title || source.metadata.source}</Link>
+                      <Link to={readerHref(source.metadata.doc_id, source.metadata.id, backHere(location, `agent-source-${index + 1}`))}>{source.metadata.title || source.metadata.source}</Link>
                     )}
                     {source.page_content ? <p className={styles.sourceExcerpt}>{source.page_content}</p> : null}
                   </li>

@@ -1,4 +1,4 @@
-import { globalStyle, style } from '@vanilla-extract/css'
+import { globalStyle, keyframes, style } from '@vanilla-extract/css'
 import { layers, vars } from '../../styles/theme.css'
 
 // Filters fold away and tables scroll in their own box below this width.
@@ -27,12 +27,18 @@ export const tableWrap = style({
 // wrapping word by word; a narrower table fits the screen as it is. Its borders are drawn cell by cell (separate, with
 // no spacing: the same lines) so that they move with the cells that stay in view below.
 const SCROLLING_TABLE = `${tableWrap} > table:has(> thead > tr > :nth-child(4))`
-globalStyle(SCROLLING_TABLE, { '@media': { [NARROW]: { minWidth: '44rem', borderCollapse: 'separate', borderSpacing: 0 } } })
+globalStyle(SCROLLING_TABLE, { borderCollapse: 'separate', borderSpacing: 0, '@media': { [NARROW]: { minWidth: '44rem' } } })
 
 // The row's actions (its last cell, when that holds a link, a button or a disclosure) and their header stay at the
-// box's right edge on a phone, over the columns scrolling beneath: a row is acted on without scrolling sideways, and
-// the actions are seen without knowing that there is more to the side. The shadow says what passes under them.
+// box's right edge, over the columns scrolling beneath: on a phone, and on a wider screen too where many columns or
+// long values (e-mail addresses) still make the table wider than its box. A row is acted on without scrolling
+// sideways, and the actions are seen without knowing that there is more to the side. The shadow says what passes
+// under them. Where the browser can tie styles to scrolling, it shows only while columns are hidden beneath (the box
+// can still scroll towards the end); elsewhere it always shows, and where nothing passes it reads as the column's edge.
 const ACTIONS_CELL = 'td:last-child:not([colspan])'
+const PINNED_SHADOW = '-0.6rem 0 0.6rem -0.6rem rgb(0 0 0 / 0.35)'
+// Over the box's scroll range: shown until its very end, where the last column is beside the actions.
+const shadowWhileScrollable = keyframes({ '0%, 99%': { boxShadow: PINNED_SHADOW }, '100%': { boxShadow: 'none' } })
 const ACTION = ':is(a[href], button, summary)'
 globalStyle(
   [
@@ -40,15 +46,21 @@ globalStyle(
     `${SCROLLING_TABLE}:has(> tbody > tr > ${ACTIONS_CELL} ${ACTION}) > thead > tr > th:last-child`,
   ].join(', '),
   {
-    '@media': {
-      [NARROW]: {
-        position: 'sticky',
-        insetInlineEnd: 0,
-        // As narrow as what it holds: the room left is the scrolling columns'.
-        width: '1%',
-        zIndex: 1,
-        background: vars.color.surface,
-        boxShadow: '-0.6rem 0 0.6rem -0.6rem rgb(0 0 0 / 0.35)',
+    position: 'sticky',
+    insetInlineEnd: 0,
+    // As narrow as what it holds: the room left is the scrolling columns'.
+    width: '1%',
+    zIndex: 1,
+    background: vars.color.surface,
+    boxShadow: PINNED_SHADOW,
+    '@supports': {
+      '(animation-timeline: scroll())': {
+        // No scrolling box (the table fits): the timeline is inactive, and no shadow is drawn.
+        boxShadow: 'none',
+        animationName: shadowWhileScrollable,
+        animationTimingFunction: 'linear',
+        animationFillMode: 'both',
+        animationTimeline: 'scroll(nearest inline)',
       },
     },
   },

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
+import { Link, useActionData, useFetcher, useLoaderData, useLocation } from '@remix-run/react'
 import type { QueryLog } from '../../../contracts/query-logs'
 import { readInteger } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -21,7 +21,7 @@ import { addComment, deleteComment, deleteMainComment, getQueryLog, listFavorite
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { humanize, modeLabel, statusLabel } from '~/utils/labels'
-import { readerHref } from '~/utils/reader'
+import { backHere, readerHref } from '~/utils/reader'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { assertOnlyTypedFieldsFailed, readFormData, unknownIntent } from '~/utils/form.server'
@@ -119,6 +119,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 /** One query log: the answer, its sources (deleted ones marked), feedback, the comments, and what can be made of it. */
 export default function LogRoute() {
   const { log, draftId, savedNote } = useLoaderData<typeof loader>() as { log: QueryLog; draftId: number | null; savedNote: string | null }
+  const location = useLocation()
   return (
     <>
       <section className={layout.card} aria-labelledby="log-heading">
@@ -188,7 +189,7 @@ export default function LogRoute() {
                     {source.metadata.title || source.metadata.source} <span className={styles.deleted}>(deleted)</span>
                   </>
                 ) : (
-                  <Link to={readerHref(source.metadata.doc_id, source.metadata.id)}>{source.metadata.title || source.metadata.source}</Link>
+                  <Link to={readerHref(source.metadata.doc_id, source.metadata.id, backHere(location, `log-source-${index + 1}`))}>{source.metadata.title || source.metadata.source}</Link>
                 )}
                 {source.page_content ? <p className={styles.excerpt}>{excerptOf(source.page_content)}</p> : null}
               </li>

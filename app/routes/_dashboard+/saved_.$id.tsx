@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { Link, useLoaderData, useLocation } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import * as styles from '~/components/logs/logs.css'
@@ -11,7 +11,7 @@ import * as layout from '~/styles/layout.css'
 import { screenMeta } from '~/sponsors/meta'
 import { requireApiSession } from '~/utils/auth.server'
 import { useDashboardRole } from '~/utils/dashboard-role'
-import { readerHref } from '~/utils/reader'
+import { backHere, readerHref } from '~/utils/reader'
 import { mayOpen } from '~/utils/roles'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data?.question ?? 'Saved answer')
@@ -52,6 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function SavedAnswerRoute() {
   const { logId, question, answer, status, timestamp, sources } = useLoaderData<typeof loader>()
   const role = useDashboardRole()
+  const location = useLocation()
   const logPath = `/logs/${logId}`
   return (
     <section className={layout.card} aria-labelledby="saved-answer-heading">
@@ -88,7 +89,7 @@ export default function SavedAnswerRoute() {
                   {source.title} <span className={styles.deleted}>(deleted)</span>
                 </>
               ) : (
-                <Link to={readerHref(source.articleId, source.passageId)}>{source.title}</Link>
+                <Link to={readerHref(source.articleId, source.passageId, backHere(location, `source-${index + 1}`))}>{source.title}</Link>
               )}
               {source.excerpt ? <p className={styles.excerpt}>{source.excerpt}</p> : null}
             </li>

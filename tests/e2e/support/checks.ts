@@ -34,8 +34,9 @@ export const widestElements = (page: Page, viewportWidth: number) =>
   }, viewportWidth)
 
 /**
- * What a table row offers to act on (links, buttons, disclosures, fields) that lies beyond the window's sides as the
- * page opens, table boxes unscrolled: what a reader would have to scroll sideways to find. One line per control.
+ * What a table row offers to act on (links, buttons, disclosures, fields) that lies beyond the window's sides, or the
+ * sides of the box its table scrolls in, as the page opens, table boxes unscrolled: what a reader would have to scroll
+ * sideways to find. One line per control.
  */
 export const rowControlsOutside = (page: Page, viewportWidth: number) =>
   page.evaluate((width) => {
@@ -45,7 +46,16 @@ export const rowControlsOutside = (page: Page, viewportWidth: number) =>
         for (const control of row.querySelectorAll('a[href], button, summary, select, input:not([type="hidden"])')) {
           const box = control.getBoundingClientRect()
           if (box.width === 0 && box.height === 0) continue
-          if (box.left >= -1 && box.right <= width + 1) continue
+          // Inside the window, and inside the box the table scrolls in (what lies past its sides is hidden).
+          let left = 0
+          let right = width
+          for (let parent = control.parentElement; parent; parent = parent.parentElement) {
+            if (getComputedStyle(parent).overflowX === 'visible') continue
+            const clip = parent.getBoundingClientRect()
+            left = Math.max(left, clip.left)
+            right = Math.min(right, clip.right)
+          }
+          if (box.left >= left - 1 && box.right <= right + 1) continue
           const name = control.getAttribute('aria-label') || control.textContent?.trim() || control.getAttribute('name') || control.tagName.toLowerCase()
           found.push(`${table.getAttribute('aria-label') ?? 'table'}: "${name.slice(0, 40)}" at ${Math.round(box.left)}–${Math.round(box.right)} px`)
         }
