@@ -108,6 +108,22 @@ test.describe('Ask: after the answer', () => {
     expect(readFileSync(path!).subarray(0, 2).toString()).toBe('PK')
   })
 
+  test('a Word download that is refused says why: the page itself without scripts, not a saved file', async ({ page }, testInfo) => {
+    // An answer that is gone by the time the link is followed (deleted, or the address edited).
+    const link = page.getByRole('link', { name: 'Download as Word (.docx)' })
+    await link.evaluate((element) => element.setAttribute('href', '/resources/answer.docx?log=987654321'))
+    let downloaded = false
+    page.on('download', () => (downloaded = true))
+    await link.click()
+    if (testInfo.project.name === 'js') {
+      await expect(page.getByRole('status').filter({ hasText: 'This answer does not exist, or it is not yours to download.' })).toBeVisible()
+    } else {
+      await expect(page.getByRole('alert').getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible()
+      await expect(page.getByRole('alert')).toContainText('This answer does not exist, or it is not yours to download.')
+    }
+    expect(downloaded).toBe(false)
+  })
+
   test('hides and shows the bot info section, remembering the choice', async ({ page }) => {
     const section = page.getByRole('region', { name: 'Bot info' })
     await expect(section.getByText('Documents')).toBeVisible()

@@ -182,7 +182,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
           ) : null}
           {run.task_id ? (
             <p>
-              <a href={`/resources/answer.docx?task=${encodeURIComponent(run.task_id)}`} download>
+              <a href={`/resources/answer.docx?task=${encodeURIComponent(run.task_id)}`}>
                 Download as Word (.docx)
               </a>
             </p>

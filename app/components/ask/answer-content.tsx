@@ -186,9 +186,9 @@ export function AnswerContent({ answer, address, savedNote = null }: { answer: R
             </p>
           )}
           <p>
+            {/* No `download` attribute: the file comes as an attachment, and a refusal or a sign-in page is shown, not saved. */}
             <a
               href={'task' in address ? `/resources/answer.docx?task=${encodeURIComponent(address.task)}` : `/resources/answer.docx?log=${encodeURIComponent(String(address.log))}`}
-              download
               onClick={(event) => {
                 // With scripts the file is fetched here, so the note says what happened only once the file came.
                 event.preventDefault()
