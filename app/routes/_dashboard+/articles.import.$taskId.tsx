@@ -70,7 +70,7 @@ export default function ImportProgressRoute() {
                   <td>{file.status === 'failed' ? `Failed: ${file.error}` : FILE_STATUS[file.status]}</td>
                   <td>{file.draft_ids.length ? file.draft_ids.map((id) => `#${id}`).join(', ') : '—'}</td>
                   <td>
-                    <a href={`/articles/import/original?${new URLSearchParams({ s3_key: file.s3_key })}`} download={file.file_name}>
+                    <a href={`/articles/import/original?${new URLSearchParams({ s3_key: file.s3_key })}`}>
                       Download
                     </a>
                   </td>
