@@ -145,6 +145,9 @@ export async function startTestBackend(
         return { id: user.id, token: session.accessToken, username }
       },
       async stop() {
+        // A test that did not read a large answer's body (a page's script) keeps its connection busy, and a graceful
+        // close would wait for the client to give up on it: at the end of a suite, every connection simply ends.
+        backend.app.server.closeAllConnections()
         await backend.close().catch(() => undefined)
         await postgres?.drop()
         rmSync(dataDir, { recursive: true, force: true })
