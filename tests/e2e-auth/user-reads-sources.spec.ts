@@ -92,8 +92,9 @@ test.describe('A plain user reads sources', () => {
     // The marked passage is the one the answer quoted (its first words, as the saved answer shows them).
     expect(bareWords(await passage.innerText())).toContain(bareWords(excerpt).split(' ').slice(0, 4).join(' '))
     await expect(page.getByRole('link', { name: 'Open in the editor' })).toHaveCount(0)
-    await page.getByRole('link', { name: /Back to/ }).click()
-    await expect(page).toHaveURL(/\/saved(\/\d+)?$/)
+    // Back to the saved answer, at the source that was opened.
+    await page.getByRole('link', { name: 'Back to the saved answer' }).click()
+    await expect(page).toHaveURL(/\/saved\/\d+#source-1$/)
 
     // The source as Ask links it. Ask's links lead to the reader; should one still lead to the editors' page, the
     // reader's address is made from its article and the passage the saved answer names for that article.
