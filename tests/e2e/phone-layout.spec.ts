@@ -6,6 +6,18 @@ import { pageWidth, rowControlsOutside } from './support/checks'
 // behaviours.
 const PHONE = { width: 390, height: 844 }
 
+/**
+ * Opens a table screen and checks that, unscrolled, every link, button and field of every row is between the window's
+ * sides and inside the box the table scrolls in.
+ */
+async function expectRowActionsInView(page: Page, path: string, table: string, width: number) {
+  await page.goto(path)
+  await page.waitForLoadState('load')
+  const firstRow = page.getByRole('table', { name: table }).locator('tbody tr').first()
+  await expect(firstRow.locator('a[href], button, summary').first(), `${path} has a row to act on`).toBeVisible()
+  expect(await rowControlsOutside(page, width), `${path} at ${width} px: controls of a row out of view`).toEqual([])
+}
+
 test.describe('Phone layout', () => {
   test.use({ viewport: PHONE })
 
@@ -60,12 +72,7 @@ test.describe('Phone layout', () => {
       ['/api-keys', 'API keys'],
       ['/settings/templates', 'Templates'],
     ]) {
-      await page.goto(path)
-      await page.waitForLoadState('load')
-      const firstRow = page.getByRole('table', { name }).locator('tbody tr').first()
-      await expect(firstRow.locator('a[href], button, summary').first(), `${path} has a row to act on`).toBeVisible()
-      // The page opens unscrolled: every link, button and field of every row is already between the window's sides.
-      expect(await rowControlsOutside(page, PHONE.width), `${path}: controls of a row beyond the window`).toEqual([])
+      await expectRowActionsInView(page, path, name, PHONE.width)
       expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width + 1)
     }
 
@@ -77,10 +84,7 @@ test.describe('Phone layout', () => {
       ['/logs', 'Query logs'],
       ['/articles/drafts', 'Drafts'],
     ]) {
-      await page.goto(path)
-      await page.waitForLoadState('load')
-      await expect(page.getByRole('table', { name }).locator('tbody tr').first().locator('a[href], button, summary').first()).toBeVisible()
-      expect(await rowControlsOutside(page, LAPTOP.width), `${path} at ${LAPTOP.width} px: controls of a row beyond the table's box`).toEqual([])
+      await expectRowActionsInView(page, path, name, LAPTOP.width)
     }
   })
 

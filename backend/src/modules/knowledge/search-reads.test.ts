@@ -58,7 +58,8 @@ describe.each(databases)('searching while following the index log on $name', ({ 
     return db
   }
 
-  it('reads neither the log nor a kept passage again until something changes, and finds its own commit at once', async () => {
+  /** A fresh database and a service following its log, whose reads outside transactions are counted (`counting`). */
+  async function following() {
     const db = await start()
     const { db: watched, reads } = counting(db)
     const knowledge = new KnowledgeService(watched)
@@ -66,6 +67,11 @@ describe.each(databases)('searching while following the index log on $name', ({ 
     // A long interval: only notifications and this process's own commits may start a replay here.
     await knowledge.follow(60_000)
     cleanups.push(() => knowledge.unfollow())
+    return { db, reads, knowledge }
+  }
+
+  it('reads neither the log nor a kept passage again until something changes, and finds its own commit at once', async () => {
+    const { db, reads, knowledge } = await following()
     const id = await addArticle(db, knowledge, 'Sourdough starter', 'Feed the starter with flour and water every day.')
 
     // This process's commit is found by the very next search.
@@ -81,12 +87,7 @@ describe.each(databases)('searching while following the index log on $name', ({ 
   })
 
   it('waits for a replay that is still applying the log when the search arrives, and so finds a change just made', async () => {
-    const db = await start()
-    const { db: watched, reads } = counting(db)
-    const knowledge = new KnowledgeService(watched)
-    await knowledge.load()
-    await knowledge.follow(60_000)
-    cleanups.push(() => knowledge.unfollow())
+    const { db, reads, knowledge } = await following()
     const id = await addArticle(db, knowledge, 'Kettle descaling', 'Descale the kettle with vinegar every month.')
     expect((await knowledge.search('descale kettle vinegar', 5)).map((hit) => hit.articleId)).toEqual([id])
 
