@@ -47,7 +47,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
-  projects: scriptModes(),
+  // Tests tagged @scripts-on-only (the screen walk of the two extra sponsor themes, ADR 150) run with scripts on only.
+  projects: scriptModes().map((project) => (project.use.javaScriptEnabled ? project : { ...project, grepInvert: /@scripts-on-only/ })),
   webServer: [
     {
       name: 'product',

@@ -34,8 +34,14 @@ const test = base.extend<object, { scanContext: BrowserContext }>({
 // page lays out as one opened at that size. Everything is checked again at each size, axe included: a layout can hide,
 // show or overlap elements differently, which changes what axe sees (a folded menu, a scroll box, contrast over a
 // different background). The tests of one theme run in parallel over the workers.
+//
+// The default theme is walked in both projects; the other sponsor themes only with scripts on (tag @scripts-on-only,
+// which the no-js project of playwright.config.ts leaves out). A theme changes colours, fonts and the logo, never the
+// markup or a script, so what scripts change is the same in every theme and the default theme's no-js walk covers it;
+// the themes' colours, widths and contrast are checked at both sizes in the js walk (ADR 150, amended).
 for (const server of themeServers()) {
-  test.describe(`Screen walk, ${server.key} theme`, () => {
+  const tag = server.key === 'default' ? [] : ['@scripts-on-only']
+  test.describe(`Screen walk, ${server.key} theme`, { tag }, () => {
     test.describe.configure({ mode: 'parallel' })
     test.use({ baseURL: server.baseURL, viewport: SIZES[0].viewport })
 
