@@ -88,6 +88,22 @@ test.describe('Phone layout', () => {
     }
   })
 
+  test('a table with no rows shows its message in the window, without column titles or a sideways scroll', async ({ page }) => {
+    await page.goto('/users?filter=no-such-user-anywhere')
+    const table = page.getByRole('table', { name: 'Users' })
+    const message = table.getByText('No user matches these filters.')
+    await expect(message).toBeVisible()
+    await expect(table.getByRole('columnheader')).toHaveCount(0)
+    // The box the table scrolls in (the screen's section is a region named Users too).
+    const box = page.locator('[role="region"][aria-label="Users"]')
+    expect(await box.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(1)
+    const edge = await message.boundingBox()
+    expect((edge?.x ?? Infinity) + (edge?.width ?? Infinity)).toBeLessThanOrEqual(PHONE.width)
+    // With rows, the column titles are there again.
+    await page.goto('/users')
+    await expect(table.getByRole('columnheader', { name: 'Username' })).toBeVisible()
+  })
+
   test('table rows stay a few lines tall: a date breaks only between date and time, a long description is cut', async ({ page }) => {
     for (const [path, name] of [
       ['/users', 'Users'],

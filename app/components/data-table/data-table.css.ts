@@ -29,6 +29,13 @@ export const tableWrap = style({
 const SCROLLING_TABLE = `${tableWrap} > table:has(> thead > tr > :nth-child(4))`
 globalStyle(SCROLLING_TABLE, { borderCollapse: 'separate', borderSpacing: 0, '@media': { [NARROW]: { minWidth: '44rem' } } })
 
+// A table with no rows, only its message ("No invitations yet.", "No user matches these filters."): on a phone the
+// message is the whole table, in the window's width; the column titles of nothing are not shown, and there is
+// nothing to scroll sideways to.
+const EMPTY_TABLE = `${tableWrap} > table:has(> tbody > tr:only-child > td[colspan]:only-child)`
+globalStyle(EMPTY_TABLE, { '@media': { [NARROW]: { minWidth: 0 } } })
+globalStyle(`${EMPTY_TABLE} > thead`, { '@media': { [NARROW]: { display: 'none' } } })
+
 // The row's actions (its last cell, when that holds a link, a button or a disclosure) and their header stay at the
 // box's right edge, over the columns scrolling beneath: on a phone, and on a wider screen too where many columns or
 // long values (e-mail addresses) still make the table wider than its box. A row is acted on without scrolling
