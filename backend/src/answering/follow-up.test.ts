@@ -26,6 +26,32 @@ describe('a follow-up that acts on a pronoun', () => {
   })
 })
 
+describe('a follow-up that asks about a pronoun or about something else instead', () => {
+  it('reads a pronoun asked about, or after who can, as what the earlier question named', () => {
+    expect(resolveFollowUp('What is it for?', ['How do I create an API key?'])).toBe('What is an API key for?')
+    expect(resolveFollowUp('And what does it do?', ['What is the semantic firewall?'])).toBe('And what does the semantic firewall do?')
+    expect(resolveFollowUp('Who can delete them?', ['What are API keys for?'])).toBe('Who can delete API keys?')
+  })
+
+  it('asks the earlier question again about what the follow-up names instead', () => {
+    expect(resolveFollowUp('What about an organisation?', ['How do I add a user?'])).toBe('How do I add an organisation?')
+    expect(resolveFollowUp('And for templates?', ['How do I delete a draft?'])).toBe('How do I delete templates?')
+    expect(resolveFollowUp('And an API key?', ['What is a draft?'])).toBe('What is an API key?')
+    // Through a follow-up: the organisation is what "it" stands for next.
+    expect(resolveFollowUp('How do I delete it?', ['How do I add a user?', 'What about an organisation?'])).toBe('How do I delete an organisation?')
+  })
+
+  it('leaves alone a follow-up that asks its own question, names only a pronoun, or follows nothing named', () => {
+    expect(resolveFollowUp('And how do I delete a template?', ['How do I add a user?'])).toBe('And how do I delete a template?')
+    expect(resolveFollowUp('And why?', ['How do I add a user?'])).toBe('And why?')
+    expect(resolveFollowUp('And then?', ['How do I add a user?'])).toBe('And then?')
+    expect(resolveFollowUp('What about it?', ['How do I add a user?'])).toBe('What about it?')
+    expect(resolveFollowUp('What about an organisation?', ['Why is the answer slow?'])).toBe('What about an organisation?')
+    expect(resolveFollowUp('What about an organisation?', [])).toBe('What about an organisation?')
+    expect(resolveFollowUp('What is it like to work with the whole product team every day?', ['What is a draft?'])).toBe('What is it like to work with the whole product team every day?')
+  })
+})
+
 describe('what a question names', () => {
   it('is the object of its action, up to a preposition or a clause, or what it asks about', () => {
     expect(namedObject('How do I add a user to a group?')).toBe('a user')

@@ -2,12 +2,29 @@
  * A follow-up that names what it acts on only by a pronoun ("How do I add a user?" then "And how do I disable one?")
  * asks about what the earlier question named: read alone, "disable one" finds any passage that says disabled and one
  * ("Each shortcut can be enabled or disabled, so you may see none, one, …"). The pronoun is read as the earlier
- * question's object, for search and for the quoted answer (a model reads the conversation itself).
+ * question's object, for search and for the quoted answer (a model reads the conversation itself). So is a pronoun
+ * asked about ("What is it for?", "Who can delete them?"); and a follow-up that names only something else ("What about
+ * an organisation?", "And for templates?") asks the earlier question again about that.
  */
 
-/** "How do I disable", "can I delete", "is it possible to rename" (group 1), then the pronoun (group 2) and the rest (group 3). */
+/**
+ * "How do I disable", "can I delete", "is it possible to rename", "who can see" (group 1), then the pronoun (group 2)
+ * and the rest (group 3).
+ */
 const ACTS_ON_PRONOUN =
-  /^(\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)[a-z]+(?:\s+(?:off|on|up|out|in|down|back|away|over))?\s+)(one|it|them|this|that|these|those)\b(?!\s+(?:of\b|\w+ing\b))(.*)$/i
+  /^(\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you)\s+|who\s+(?:can|could|may|should|will)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)[a-z]+(?:\s+(?:off|on|up|out|in|down|back|away|over))?\s+)(one|it|them|this|that|these|those)\b(?!\s+(?:of\b|\w+ing\b))(.*)$/i
+
+/** "What is it for?", "what does it do", "where are they" (group 1), the pronoun (group 2) and at most three words (group 3). */
+const ASKS_ABOUT_PRONOUN =
+  /^(\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:what|where)\s+(?:is|are|was|were|does|do)\s+)(it|they|this|that|these|those)((?:\s+[a-z]+){0,3}\s*[?.!]*\s*)$/i
+/** "What about an organisation?", "how about …", "and for templates?": what the earlier question is asked about instead (group 1). */
+const ABOUT_INSTEAD = /^\s*(?:(?:what|how)\s+about|and(?:\s+(?:for|with))?)\s+(.+?)\s*[?.!]*\s*$/i
+/**
+ * After "and", "what about": the follow-up asks a question of its own ("And how do I delete it?") or says no thing
+ * ("And then?", "And thanks!"), so it is not the earlier question again.
+ */
+const ASKS_ITS_OWN =
+  /^(?:how|what|where|when|why|who|whom|whose|which|can|could|do|does|did|is|are|was|were|should|would|will|may|might|i|we|you|then|now|so|also|after|before|again|more|else|otherwise|thanks|thank|ok|okay|yes|no|not|please|if|or|but)\b/i
 
 /** How an earlier question names what it acts on (group 1): after its action ("How do I add a user to a group?": "a user"). */
 const OBJECT_OF_ACTION =
@@ -37,13 +54,27 @@ export function namedObject(question: string): string | undefined {
  * what was named two turns before.
  */
 export function resolveFollowUp(question: string, earlierQuestions: readonly string[]): string {
+  let previous: string | undefined
   let object: string | undefined
-  for (const earlier of earlierQuestions) object = namedObject(withObject(earlier, object)) ?? object
-  return withObject(question, object)
+  for (const earlier of earlierQuestions) {
+    previous = withObject(earlier, previous, object)
+    object = namedObject(previous) ?? object
+  }
+  return withObject(question, previous, object)
 }
 
-/** The question with its pronoun object said as `object`; itself when it has none or there is no object. */
-function withObject(question: string, object: string | undefined): string {
-  const match = object === undefined ? null : ACTS_ON_PRONOUN.exec(question)
-  return match ? `${match[1]}${object}${match[3]}` : question
+/**
+ * The question with its pronoun said as `object`, or the `previous` question (resolved) asked about what it names
+ * instead of `object`; itself when it has neither or there is no object.
+ */
+function withObject(question: string, previous: string | undefined, object: string | undefined): string {
+  if (object === undefined) return question
+  const pronoun = ACTS_ON_PRONOUN.exec(question) ?? ASKS_ABOUT_PRONOUN.exec(question)
+  if (pronoun) return `${pronoun[1]}${object}${pronoun[3]}`
+  const instead = ABOUT_INSTEAD.exec(question)?.[1]
+  if (instead === undefined || previous === undefined || ASKS_ITS_OWN.test(instead)) return question
+  const words = instead.split(/\s+/)
+  if (words.length > MAX_OBJECT_WORDS || PRONOUN.test(words[0] as string) || PRONOUN.test(words.at(-1) as string)) return question
+  const at = previous.toLowerCase().indexOf(object.toLowerCase())
+  return at < 0 ? question : `${previous.slice(0, at)}${instead}${previous.slice(at + object.length)}`
 }

@@ -11,6 +11,7 @@ const RENEWALS = [
       '## Add an account\n\n1. Open Accounts.\n2. Select New account and enter the name.\n\n' +
       '## Close an account\n\nTo close an account, open it and select Disable. A disabled account cannot sign in.',
   },
+  { title: 'Teams', content: 'To close a team, open it and select Archive. An archived team keeps its history. To add a team, open Teams and select New team.' },
   { title: 'Shortcuts', content: 'Each shortcut can be enabled or disabled, so you may see none, one, two or three of them.' },
 ]
 
@@ -62,6 +63,15 @@ forEachStorage('conversation threads', ({ server }) => {
       expect(followUp.body.source_list[0].metadata.title).toBe('Accounts')
       expect(followUp.body.result).toContain('select Disable')
       expect(followUp.body.result).not.toContain('shortcut')
+    })
+
+    it('asks the earlier question again about what a follow-up names instead ("What about a team?")', async () => {
+      const first = await ask('How do I add an account?', owner)
+      const followUp = await ask('What about a team?', owner, first.body.thread_id)
+      expect(followUp.body).toMatchObject({ success: true, found: true, thread_id: first.body.thread_id })
+      expect(followUp.body.source_list[0].metadata.title).toBe('Teams')
+      expect(followUp.body.result).toContain('select New team')
+      expect(followUp.body.result).not.toContain('Archive')
     })
 
     it("refuses to continue another user's thread or one that does not exist, as not found", async () => {
