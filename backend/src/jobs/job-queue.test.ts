@@ -175,6 +175,48 @@ describe('job queue', () => {
     expect(await second.waitFor(job.id, 5000)).toMatchObject({ status: 'finished', attempts: 1, result: { done: stopped!.progress } })
   })
 
+  it('hands back a job claimed while it was stopping, before stop() returns, and never starts it', async () => {
+    // A poll's claim is on its way to the database when the backend stops: it comes back with a job after stop() was
+    // called, and the database may close as soon as stop() returns.
+    let isHolding = false
+    let claimArrived!: () => void
+    const arrived = new Promise<void>((resolve) => (claimArrived = resolve))
+    let releaseClaims!: () => void
+    const released = new Promise<void>((resolve) => (releaseClaims = resolve))
+    const gated = new Proxy(db, {
+      get(target, property) {
+        if (property === 'query') {
+          return async (sql: string, params?: unknown[]) => {
+            if (isHolding && sql.includes("SET status = 'running', attempts = attempts + 1")) {
+              claimArrived()
+              await released
+            }
+            return target.query(sql, params)
+          }
+        }
+        const value = Reflect.get(target, property, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const queue = new JobQueue(gated, { pollMs: 20 })
+    queues.push(queue)
+    let calls = 0
+    queue.register('late', async () => {
+      calls++
+    })
+    await queue.start({ recoverAllRunning: false })
+    isHolding = true
+    await arrived
+    const job = await queue.enqueue('late', {}, { maxAttempts: 3 })
+    const stopped = queue.stop()
+    releaseClaims()
+    await stopped
+    expect(await queue.get(job.id)).toMatchObject({ status: 'queued', attempts: 0 })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await queue.get(job.id)).toMatchObject({ status: 'queued', attempts: 0 })
+    expect(calls).toBe(0)
+  })
+
   it('tells its handlers of a stop as it is called, so one stopped by another part right after is handed back, not failed', async () => {
     // As the backend's close: the queue is told first, then the service whose own signal makes the handler give up.
     const service = new AbortController()

@@ -138,6 +138,8 @@ export class JobQueue {
   private listening: Promise<(() => Promise<void>) | undefined> | undefined
   private stopping = new AbortController()
   private readonly active = new Set<Promise<void>>()
+  /** Claiming under way: stop() waits for it, so a job claimed as the stop came is handed back before it returns. */
+  private readonly fills = new Set<Promise<void>>()
   /** Jobs this process runs outside its claiming (hold): beaten for, and handed back to the queue on stop. */
   private readonly held = new Set<string>()
 
@@ -316,6 +318,7 @@ export class JobQueue {
     if (this.timer) clearTimeout(this.timer)
     if (this.heartbeat) clearInterval(this.heartbeat)
     this.heartbeat = undefined
+    await Promise.allSettled([...this.fills])
     await Promise.allSettled([...this.active])
     await this.handBackHeld()
     const stopListening = await this.listening?.catch(() => undefined)
@@ -349,13 +352,21 @@ export class JobQueue {
     if (this.held.size === 0) return
     const ids = [...this.held]
     this.held.clear()
+    await this.handBack(ids)
+  }
+
+  /**
+   * Gives jobs this worker holds back to the queue without using up an attempt: they were interrupted by its stop,
+   * not failed. If the database cannot be reached, the next start requeues them (PGlite) or stale recovery does.
+   */
+  private async handBack(ids: string[]): Promise<void> {
     await this.db
       .query(
         `UPDATE jobs SET status = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, heartbeat_at = NULL, run_after = now(), updated_at = now()
           WHERE id = ANY($1::text[]) AND status = 'running' AND locked_by = $2`,
         [ids, this.workerId],
       )
-      .catch(() => undefined) // on PGlite the next start requeues them; on a server, stale recovery does
+      .catch(() => undefined)
   }
 
   private async beat(): Promise<void> {
@@ -381,7 +392,10 @@ export class JobQueue {
   private schedule(delayMs: number): void {
     if (!this.isStarted) return
     if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => void this.fill(), delayMs)
+    this.timer = setTimeout(() => {
+      const filling = this.fill().finally(() => this.fills.delete(filling))
+      this.fills.add(filling)
+    }, delayMs)
   }
 
   /** Claims jobs until the concurrency limit is reached or the queue is empty. */
@@ -391,6 +405,11 @@ export class JobQueue {
       while (this.isStarted && this.running < this.concurrency) {
         const job = await this.claim()
         if (!job) break
+        // Claimed as stop() was called: its handler is not started, and the job goes back at once (stop() waits for this).
+        if (!this.isStarted) {
+          await this.handBack([job.id])
+          break
+        }
         this.running++
         const task = this.execute(job).finally(() => {
           this.running--
@@ -447,13 +466,7 @@ export class JobQueue {
     } catch (error) {
       if (stopping.aborted) {
         // Interrupted by this worker's shutdown, not failed: another worker (or this one's next start) resumes it.
-        await this.db
-          .query(
-            `UPDATE jobs SET status = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, heartbeat_at = NULL, run_after = now(), updated_at = now()
-              WHERE id = $1 AND status = 'running' AND locked_by = $2`,
-            [job.id, this.workerId],
-          )
-          .catch(() => undefined)
+        await this.handBack([job.id])
         return
       }
       const message = error instanceof Error ? error.message : String(error)
