@@ -15,6 +15,14 @@ describe('splitCommand', () => {
     expect(splitCommand('How do I add an article and what does the semantic firewall do?')).toEqual(['How do I add an article', 'what does the semantic firewall do?'])
   })
 
+  it('asks the same action again of an object after "and then" ("… and then a group in it")', () => {
+    expect(splitCommand('How do I add an organisation and then a group in it?')).toEqual(['How do I add an organisation', 'How do I add a group in it?'])
+    expect(splitCommand('how to create a template, and then the sections')).toEqual(['how to create a template', 'how to create the sections'])
+    // Not after a plain "and", nor when what follows is not an object alone.
+    expect(splitCommand('How do I add a title and a description?')).toEqual(['How do I add a title and a description?'])
+    expect(splitCommand('How do I add an organisation and then invite people?')).toEqual(['How do I add an organisation', 'invite people?'])
+  })
+
   it('splits at question marks and sentence ends', () => {
     expect(splitCommand('How do drafts work? Where are logs kept. Explain roles')).toEqual(['How do drafts work?', 'Where are logs kept.', 'Explain roles'])
   })

@@ -16,6 +16,10 @@ const QUESTION_START =
 const SHARED_HEAD = /^(.*\b(?:steps|procedure|instructions|requirements|rules|settings|options|roles)\s+(?:for|to)\s+)\S/i
 /** "How do I ", "How can we ", "How to ": a how-to clause's head, which a bare action after "and" shares. */
 const HOW_TO_HEAD = /^\s*how\s+(?:(?:do|does|can|could|should|would|may)\s+(?:i|we|you|one)\s+|to\s+)/i
+/** "How do I add ": a how-to clause's head with its action (group 1), which an object after "and then" shares. */
+const HOW_TO_ACTION = /^(\s*how\s+(?:(?:do|does|can|could|should|would|may)\s+(?:i|we|you|one)\s+|to\s+)[a-z]+\s+)/i
+/** "a group in it", "the template": an object alone, for the action of the clause before ("… and then a group in it"). */
+const BARE_OBJECT = /^(?:a|an|the|another|some|my|our|your|its|their)\s+\S/i
 /** "use it", "publish them": an action on what the clause before names ("How do I create a template and use it?"). */
 const ACTION_ON_IT = /^[a-z]+\s+(?:it|them|this|these|those)\b/i
 // A pronoun leans on the clause before it: "what is the firewall and how do I turn it on".
@@ -54,6 +58,9 @@ export function subjectOf(command: string): string {
  */
 export function splitCommand(command: string, isFactQuestion: (text: string) => boolean = () => false): string[] {
   const clauses: string[] = []
+  // "How do I add an organisation and then a group in it?": the second step is the same action on another object.
+  const nextStep = (separator: string, piece: string, before: string) =>
+    /\bthen\b/i.test(separator) && BARE_OBJECT.test(piece) ? HOW_TO_ACTION.exec(before)?.[1] : undefined
   const standsAlone = (piece: string, before: string) =>
     QUESTION_START.test(piece) ||
     isFactQuestion(piece) ||
@@ -65,7 +72,11 @@ export function splitCommand(command: string, isFactQuestion: (text: string) => 
       let current = first
       for (let index = 0; index < rest.length; index += 2) {
         const [separator, piece] = [rest[index], trimClause(rest[index + 1] ?? '')]
-        if (piece && standsAlone(piece, current)) {
+        const action = piece ? nextStep(separator, piece, current) : undefined
+        if (action) {
+          clauses.push(current)
+          current = `${action}${piece}`
+        } else if (piece && standsAlone(piece, current)) {
           clauses.push(current)
           // "Compare the steps for uploading files and crawling a web site": the second part asks for the steps too.
           const head = SHARED_HEAD.exec(current)?.[1] ?? (ACTION_ON_IT.test(piece) ? HOW_TO_HEAD.exec(current)?.[0] : undefined)
