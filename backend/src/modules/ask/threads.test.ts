@@ -31,6 +31,15 @@ forEachStorage('conversation threads', ({ server }) => {
   const ask = async (command: string, as: Caller, threadId?: number) =>
     server().call('/ask_qa', { method: 'POST', body: { command, ...(threadId ? { thread_id: threadId } : {}) }, as })
 
+  /** Asks a question, then a follow-up in its thread, found in the thread from the article titled `title`. */
+  const askInThread = async (question: string, followUpQuestion: string, title: string) => {
+    const first = await ask(question, owner)
+    const followUp = await ask(followUpQuestion, owner, first.body.thread_id)
+    expect(followUp.body).toMatchObject({ success: true, found: true, thread_id: first.body.thread_id })
+    expect(followUp.body.source_list[0].metadata.title).toBe(title)
+    return followUp
+  }
+
   describe('POST /ask_qa with thread_id', () => {
     it('starts a thread with a first question, named by its log id', async () => {
       const first = await ask('How do I renew my passport?', owner)
@@ -57,19 +66,13 @@ forEachStorage('conversation threads', ({ server }) => {
     })
 
     it('reads a pronoun the follow-up acts on as what the earlier question named', async () => {
-      const first = await ask('How do I add an account?', owner)
-      const followUp = await ask('And how do I disable one?', owner, first.body.thread_id)
-      expect(followUp.body).toMatchObject({ success: true, found: true, thread_id: first.body.thread_id })
-      expect(followUp.body.source_list[0].metadata.title).toBe('Accounts')
+      const followUp = await askInThread('How do I add an account?', 'And how do I disable one?', 'Accounts')
       expect(followUp.body.result).toContain('select Disable')
       expect(followUp.body.result).not.toContain('shortcut')
     })
 
     it('asks the earlier question again about what a follow-up names instead ("What about a team?")', async () => {
-      const first = await ask('How do I add an account?', owner)
-      const followUp = await ask('What about a team?', owner, first.body.thread_id)
-      expect(followUp.body).toMatchObject({ success: true, found: true, thread_id: first.body.thread_id })
-      expect(followUp.body.source_list[0].metadata.title).toBe('Teams')
+      const followUp = await askInThread('How do I add an account?', 'What about a team?', 'Teams')
       expect(followUp.body.result).toContain('select New team')
       expect(followUp.body.result).not.toContain('Archive')
     })
