@@ -1,5 +1,7 @@
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import type { AskAnswer } from '../../../contracts/ask'
+import * as askStyles from '~/components/ask/ask.css'
 import { Markdown } from '~/components/markdown/markdown'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
@@ -23,7 +25,8 @@ const STATUS_NAMES: Record<'done' | 'failed' | 'resumed' | 'blocked', string> = 
 
 export interface AgentConsoleData {
   variant: 'general' | 'government'
-  running: { taskId: string; command: string } | null
+  /** The run under way, and the address its next check goes to. */
+  running: { taskId: string; command: string; pollUrl: string } | null
   run: AskAnswer | null
   templates: { id: number; name: string }[]
   /** The agent query shortcuts of Agent settings: commands run with one press. */
@@ -41,6 +44,9 @@ interface AgentWarning {
 }
 
 const WARNING_ID = 'agent-warning'
+
+/** The fragment of the running and the finished run's section (`agent-route.server.ts` redirects to it). */
+export const AGENT_ANSWER_ID = 'answer'
 
 /** The command form, the running task and the finished answer of one agent variant. */
 export function AgentConsole({ title, description }: { title: string; description: string }) {
@@ -122,21 +128,20 @@ export function AgentConsole({ title, description }: { title: string; descriptio
       </section>
 
       {running ? (
-        <section className={layout.card} aria-label="Agent run" aria-busy="true">
-          <p>
+        <AgentAnswerSection focusKey={`running:${running.taskId}`} isBusy>
+          <p role="status">
             Working on “{running.command}”… ({run?.status ?? 'queued'})
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="cancel" />
             <Button variant="secondary">Cancel run</Button>
           </Form>
-          <PollAgain seconds={AGENT_POLL_SECONDS} />
-        </section>
+          <PollAgain seconds={AGENT_POLL_SECONDS} url={running.pollUrl} />
+        </AgentAnswerSection>
       ) : null}
 
       {run && !running && run.status === 'finished' ? (
-        <section className={layout.card} aria-label="Answer">
-          <h2>Answer</h2>
+        <AgentAnswerSection focusKey={`finished:${run.task_id ?? ''}`}>
           {run.command ? <p className={layout.muted}>Command: {run.command}</p> : null}
           <Markdown
             source={run.result ?? ''}
@@ -187,8 +192,30 @@ export function AgentConsole({ title, description }: { title: string; descriptio
               </a>
             </p>
           ) : null}
-        </section>
+        </AgentAnswerSection>
       ) : null}
     </>
+  )
+}
+
+/**
+ * The run and then its answer, after the command form: the addresses the screen moves to carry `#answer`, which opens
+ * the page at it (the form above is a window high on a phone), and with scripts its heading takes focus when a run
+ * starts or finishes, unless the reader is already inside it.
+ */
+function AgentAnswerSection({ focusKey, isBusy = false, children }: { focusKey: string; isBusy?: boolean; children: ReactNode }) {
+  const section = useRef<HTMLElement>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    if (section.current?.contains(document.activeElement)) return
+    heading.current?.focus()
+  }, [focusKey])
+  return (
+    <section ref={section} id={AGENT_ANSWER_ID} className={`${layout.card} ${askStyles.answer}`} aria-labelledby="agent-answer-heading" aria-busy={isBusy || undefined}>
+      <h2 id="agent-answer-heading" ref={heading} tabIndex={-1} className={askStyles.answerHeading}>
+        Answer
+      </h2>
+      {children}
+    </section>
   )
 }
