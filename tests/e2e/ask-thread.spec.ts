@@ -152,6 +152,12 @@ test.describe('Ask: a conversation', () => {
     await expect(after.getByRole('button', { name: 'Yes, helpful' })).toHaveAttribute('aria-pressed', 'false')
     await expect(after.getByTestId('feedback-chosen')).toHaveText('Your feedback: not helpful (“It skipped the review step.”). You can change it.')
     await expect(after.getByLabel('Reason (optional)')).toHaveValue('It skipped the review step.')
+
+    // The reason reaches the editors: the log shows it beside the rating.
+    const logId = await after.locator('input[name="log_id"]').inputValue()
+    await page.goto(`/logs/${logId}`)
+    const rated = page.getByRole('definition').filter({ has: page.getByTestId('feedback-reason') })
+    await expect(rated).toHaveText('Disliked: “It skipped the review step.”')
   })
 
   test('copies the answer with scripts, and offers no copy button without them', async ({ page, context }, testInfo) => {

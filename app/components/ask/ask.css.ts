@@ -25,9 +25,9 @@ export const turns = style({ listStyle: 'none', margin: 0, padding: 0, display: 
 export const turn = style({ borderInlineStart: `3px solid ${vars.color.border}`, paddingInlineStart: '0.75rem', minWidth: 0, overflowWrap: 'anywhere' })
 export const turnQuestion = style({ fontWeight: 600, margin: '0 0 0.5rem' })
 
-// The way to ask (knowledge-base answer or agent) and the thread's actions, side by side where there is room.
+// The heading and New thread (in a thread), side by side where there is room; the way to ask sits apart from the field below it.
 export const askBar = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1rem', alignItems: 'center', justifyContent: 'space-between', marginBottom: '0.75rem' })
-export const modeSwitch = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', margin: 0, padding: 0, border: 'none' })
+export const modeSwitch = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', margin: '0 0 1rem', padding: 0, border: 'none' })
 
 export const recentList = style({ margin: 0, paddingInlineStart: '1.25rem', display: 'grid', gap: '0.35rem', overflowWrap: 'anywhere' })
 

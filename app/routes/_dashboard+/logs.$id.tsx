@@ -141,7 +141,11 @@ export default function LogRoute() {
           <dt>Status</dt>
           <dd>{statusLabel(log.status)}</dd>
           <dt>Feedback</dt>
-          <dd>{log.feedback === 'like' ? 'Liked' : log.feedback === 'dislike' ? 'Disliked' : 'No feedback'}</dd>
+          <dd>
+            {log.feedback === 'like' ? 'Liked' : log.feedback === 'dislike' ? 'Disliked' : 'No feedback'}
+            {/* The asker's reason, given with the rating on the Ask screen: why the answer did or did not help. */}
+            {log.feedback && log.feedback_reason ? <span data-testid="feedback-reason">: “{log.feedback_reason}”</span> : null}
+          </dd>
           {log.duration_ms !== null ? (
             <>
               <dt>Took</dt>

@@ -169,11 +169,12 @@ export class QueryLogsService {
           record.answer ?? '',
           sourcesText(record),
           record.feedback ?? '',
+          record.feedbackReason ?? '',
           [record.comment, ...record.comments.map((comment) => comment.comment)].filter(Boolean).join(' | '),
           record.durationMs ?? '',
         ]),
       ),
-      { header: true, columns: ['id', 'timestamp', 'user', 'mode', 'status', 'question', 'answer', 'sources', 'feedback', 'comments', 'duration_ms'] },
+      { header: true, columns: ['id', 'timestamp', 'user', 'mode', 'status', 'question', 'answer', 'sources', 'feedback', 'feedback_reason', 'comments', 'duration_ms'] },
     )
   }
 

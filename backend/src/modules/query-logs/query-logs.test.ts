@@ -110,12 +110,15 @@ forEachStorage('query logs, feedback, comments and saved queries', ({ server }) 
   })
 
   it('exports query_logs.csv and the dataset CSV as text/csv', async () => {
+    // The reason given with the feedback goes with it into the logs' CSV.
+    await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: logId, feedback: 'dislike', reason: 'Says nothing about dynamo lights' } })
     const csv = await server().call('/query_logs/query_log_csv')
     expect(csv.status).toBe(200)
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/)
     expect(csv.headers.get('content-disposition')).toContain('query_logs.csv')
-    expect(String(csv.body).split('\n')[0]).toBe('id,timestamp,user,mode,status,question,answer,sources,feedback,comments,duration_ms')
+    expect(String(csv.body).split('\n')[0]).toBe('id,timestamp,user,mode,status,question,answer,sources,feedback,feedback_reason,comments,duration_ms')
     expect(String(csv.body)).toContain('When must bicycle lights be on?')
+    expect(String(csv.body)).toMatch(/,dislike,Says nothing about dynamo lights,/)
 
     const dataset = await server().call('/admin/query_log_ds_csv')
     expect(dataset.headers.get('content-type')).toMatch(/^text\/csv/)
