@@ -131,6 +131,8 @@ export const ModeForm = z.object({
   mode: z.enum(['expert', 'agent']),
   question: z.string().optional(),
   command: z.string().optional(),
+  /** Sent by the page's script, which has switched the fields itself: the choice is only remembered. */
+  remember_only: z.literal('1').optional(),
 })
 
 export function parseAskForm(formData: FormData) {

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit } from '@remix-run/react'
+import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { AnswerContent, useIsHydrated, type AnswerAddress, type RenderedAnswer } from '~/components/ask/answer-content'
 import * as askStyles from '~/components/ask/ask.css'
@@ -179,6 +179,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const session = await getSession(request)
     session.set('askMode', parsed.data.mode)
     const headers = { 'Set-Cookie': await sessionStorage().commitSession(session) }
+    if (parsed.data.remember_only) return json({ mode: parsed.data.mode, draft: '' }, { headers })
     const draft = parsed.data.question ?? parsed.data.command ?? ''
     if (!draft.trim()) return redirect('/ask', { headers })
     // What was typed stays in the other way's field. The page is rendered from this response (the loader of this
@@ -245,14 +246,20 @@ export default function AskRoute() {
   const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, threadId, isUnknownThread } = data
   const earlier = data.earlier as RenderedAnswer[]
   const actionData = useActionData<typeof action>()
-  // A switch of the way to ask that carried a draft: the choice made and the text typed.
-  const switched = actionData && 'mode' in actionData ? actionData : null
+  // A switch of the way to ask that carried a draft: the choice made and the text typed. With scripts the page
+  // switches the fields itself, at once, and a fetcher only tells the server to remember the choice.
+  const [scriptSwitch, setScriptSwitch] = useState<{ mode: 'expert' | 'agent'; draft: string } | null>(null)
+  const modeFetcher = useFetcher()
+  const posted = actionData && 'mode' in actionData ? actionData : null
+  const switched = scriptSwitch ?? posted
   const mode = switched?.mode ?? data.mode
   const navigation = useNavigation()
   const navigate = useNavigate()
   const submit = useSubmit()
   const location = useLocation()
   const isHydrated = useIsHydrated()
+  // Another address (an answer, a new thread) renders from its loader, which by then knows the choice.
+  useEffect(() => setScriptSwitch(null), [location.key])
   // The streamed answer belongs to the address it was asked from; any other address shows its own answer.
   const [streamLocation, setStreamLocation] = useState<string | null>(null)
   const { stream, start } = useAnswerStream((finished) => {
@@ -359,7 +366,8 @@ export default function AskRoute() {
           ) : null}
         </div>
         <p className={layout.muted}>{whoAmI.bot_who_am_i}</p>
-        {/* The buttons submit the form below to /ask, so what is typed in it comes along to the other way's field. */}
+        {/* The buttons submit the form below to /ask, so what is typed in it comes along to the other way's field;
+            with scripts the page carries it over itself, without a round trip in which typing would be lost. */}
         <div role="group" className={askStyles.modeSwitch} aria-label="Way to ask">
           <span className={layout.muted}>Ask for:</span>
           {(
@@ -380,6 +388,14 @@ export default function AskRoute() {
               className={controls.button}
               data-variant={mode === value ? 'primary' : 'secondary'}
               aria-pressed={mode === value}
+              onClick={(event) => {
+                if (!isHydrated) return
+                event.preventDefault()
+                if (value === mode) return
+                const field = document.getElementById(mode === 'agent' ? 'ask-command' : fields.question.id)
+                setScriptSwitch({ mode: value, draft: field instanceof HTMLTextAreaElement ? field.value : '' })
+                modeFetcher.submit({ mode: value, remember_only: '1' }, { method: 'post', action: '/ask' })
+              }}
             >
               {label}
             </button>
