@@ -6,6 +6,7 @@ import { Markdown } from '~/components/markdown/markdown'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
 import * as controls from '~/components/ui/controls.css'
+import * as selectStyles from '~/components/ui/select.css'
 import { TextField } from '~/components/ui/text-field'
 import * as layout from '~/styles/layout.css'
 import { backHere, readerHref } from '~/utils/reader'
@@ -82,13 +83,15 @@ export function AgentConsole({ title, description }: { title: string; descriptio
             defaultValue={running?.command}
           />
           {variant === 'government' && templates.length ? (
-            <div style={{ marginBottom: '1rem' }}>
-              <label htmlFor="template_id" style={{ fontWeight: 600, display: 'block' }}>
+            // A native select (it posts with scripts off), drawn like the other fields: as wide as the form, in its font.
+            <div className={controls.field}>
+              <label htmlFor="template_id" className={controls.label}>
                 Template
               </label>
               <select
                 id="template_id"
                 name="template_id"
+                className={selectStyles.trigger}
                 required
                 aria-invalid={Boolean(templateErrorId) || undefined}
                 aria-describedby={templateErrorId}

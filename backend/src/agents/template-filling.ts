@@ -27,7 +27,8 @@ const escapeInline = (text: string) => text.replace(/([\\`*_[\]#<>|])/g, '\\$1')
  * Fills a template section by section from the evidence each section's searches found, keeping only the passages
  * about both the command's subject and the section's own aspect (passagesForSections). Every section cites
  * into one source list, so [n] means the same source throughout the document; a passage already quoted by an
- * earlier section is used again only when a section has nothing else, so sections do not repeat each other.
+ * earlier section is used again only when a section has nothing else, so sections do not repeat each other; when
+ * that still says word for word what an earlier section said, the section points to it instead.
  */
 export async function fillTemplate(
   state: AgentState,
@@ -42,6 +43,8 @@ export async function fillTemplate(
   const chosen = passagesForSections(subject, state.sections, evidenceBySection.map(passagesOf), context.weightOf)
   const quoted = new Set<number>()
   const sections: FilledSection[] = []
+  // The title of the first section that said each text: a later section that could only say it again points there.
+  const saidIn = new Map<string, string>()
   for (const [index, section] of state.sections.entries()) {
     const evidence = evidenceBySection[index]
     const statements = evidence.flatMap((item) => (item.statement ? [item.statement] : []))
@@ -55,7 +58,11 @@ export async function fillTemplate(
       context.reasoning.composer.composePart({ question: subject, focus, section: { title: section.title, instructions: section.instructions }, chunks, citations, signal: context.signal })
     const composed = (fresh.length > 0 ? await compose(fresh) : null) ?? (fresh.length < passages.length ? await compose(passages) : null)
     for (const chunkId of composed?.citedChunkIds ?? []) quoted.add(chunkId)
-    const text = joinAnswerPieces([...statements, composed?.text])
+    const written = joinAnswerPieces([...statements, composed?.text])
+    const earlier = written ? saidIn.get(written) : undefined
+    if (written && !earlier) saidIn.set(written, section.title)
+    // Quoting the same sentences twice (an aspect-free section with no passage of its own) reads as a mistake.
+    const text = earlier ? `_As under ${escapeInline(earlier)} above: the knowledge base says nothing more on this._` : written
     const failures = evidence.filter((item) => item.failure !== null).map((item) => `${item.tool} failed: ${item.failure}`)
     const sourceNumbers = [...new Set((composed?.citedChunkIds ?? []).map((chunkId) => citations.numberOf(chunkId)!))].sort((a, b) => a - b)
     sections.push({

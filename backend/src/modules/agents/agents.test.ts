@@ -259,6 +259,23 @@ forEachStorage('agents', ({ server }) => {
         }
         expect(answer.answer).not.toMatch(/construction budget|200 euros/)
       })
+
+      it('points a section that could only repeat an earlier one to it, rather than saying the same words twice', async () => {
+        // Two sections about the whole subject and one short article: the second has no passage of its own.
+        await publishArticles(server(), [{ title: 'Dog licences', content: 'A dog licence costs 30 euros a year and is renewed every January.' }])
+        const template = await createTemplate([
+          { title: 'Summary', instructions: 'The answer in two sentences.' },
+          { title: 'Overview', instructions: 'The main points.' },
+        ])
+        const answer = await runAgent(server(), { command: 'Write a brief on dog licences', variant: 'government', template_id: template.id })
+        expect(answer).toMatchObject({ status: 'finished', found: true })
+        const { Summary: summary, Overview: overview } = sectionsOf(answer)
+        expect(summary.text).toContain('A dog licence costs 30 euros a year')
+        expect(overview.text).toBe('_As under Summary above: the knowledge base says nothing more on this._')
+        expect(answer.answer.match(/A dog licence costs 30 euros/g)).toHaveLength(1)
+        // It still names where its words are from.
+        expect(overview.titles).toEqual(['Dog licences'])
+      })
     })
 
     it('keeps to the template as it was when the run started', async () => {
