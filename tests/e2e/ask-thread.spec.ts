@@ -142,12 +142,17 @@ test.describe('Ask: a conversation', () => {
   test('feedback takes an optional reason and shows what was chosen', async ({ page }, testInfo) => {
     await page.goto('/ask')
     await ask(page, 'Question', FIRST, testInfo.project.name === 'js')
+    // The box is empty for the next question, with scripts as without.
+    await expect(page.getByRole('textbox', { name: 'Follow-up question', exact: true })).toHaveValue('')
     const feedback = page.getByRole('form', { name: 'Feedback' })
     await expect(feedback.getByRole('button', { name: 'No, not helpful' })).toHaveAttribute('aria-pressed', 'false')
     await feedback.getByLabel('Reason (optional)').fill('It skipped the review step.')
     await feedback.getByRole('button', { name: 'No, not helpful' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Feedback sent' })).toBeVisible()
+    // The page comes back to the feedback form, which shows the choice, not to the top of the page.
+    await expect(page).toHaveURL(/#feedback$/)
     const after = page.getByRole('form', { name: 'Feedback' })
+    await expect(after.getByTestId('feedback-chosen')).toBeInViewport()
     await expect(after.getByRole('button', { name: 'No, not helpful' })).toHaveAttribute('aria-pressed', 'true')
     await expect(after.getByRole('button', { name: 'Yes, helpful' })).toHaveAttribute('aria-pressed', 'false')
     await expect(after.getByTestId('feedback-chosen')).toHaveText('Your feedback: not helpful (“It skipped the review step.”). You can change it.')

@@ -95,6 +95,9 @@ test.describe('Ask: after the answer', () => {
     await form.getByLabel('Comment for your saved query').fill(`keep this (${testInfo.project.name})`)
     await form.getByRole('button', { name: 'Save query' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Saved to your queries' })).toBeVisible()
+    // The page comes back to the form, which now says where the query is kept, not to the top of the page.
+    await expect(page).toHaveURL(/#save-query$/)
+    await expect(page.getByRole('form', { name: 'Save query' }).getByRole('button', { name: 'Update saved query' })).toBeInViewport()
   })
 
   test('downloads the answer as a Word document, and says so only once the file came', async ({ page }, testInfo) => {
@@ -133,5 +136,8 @@ test.describe('Ask: after the answer', () => {
     await expect(page.getByRole('region', { name: 'Bot info' }).getByRole('button', { name: 'Show bot info' })).toBeVisible()
     await page.getByRole('region', { name: 'Bot info' }).getByRole('button', { name: 'Show bot info' }).click()
     await expect(page.getByRole('region', { name: 'Bot info' }).getByText('Documents')).toBeVisible()
+    // Back at the section that was opened, below the answer.
+    await expect(page).toHaveURL(/#bot-info$/)
+    await expect(page.getByRole('region', { name: 'Bot info' }).getByRole('heading', { name: 'Bot info' })).toBeInViewport()
   })
 })

@@ -120,10 +120,8 @@ function SourceCards({ sources, back }: { sources: Source[]; back: string | null
 /**
  * The complete answer: its text with each "[n]" linked to the n-th source below, the note that comes with it (a model
  * that did not answer), the sentences no source supports, the sources, and the feedback, save and download actions.
- */
-/**
- * An answer with its sources and what can be done with it. `savedNote`: the note of the asker's saved query for this
- * answer, when they saved it (the save form then shows it, so that saving again does not wipe it).
+ * `savedNote`: the note of the asker's saved query for this answer, when they saved it (the save form then shows it,
+ * so that saving again does not wipe it).
  */
 export function AnswerContent({ answer, address, savedNote = null }: { answer: RenderedAnswer; address: AnswerAddress | null; savedNote?: string | null }) {
   const [downloadNote, setDownloadNote] = useState('')
@@ -173,7 +171,7 @@ export function AnswerContent({ answer, address, savedNote = null }: { answer: R
         <div className={layout.answerActions}>
           <AnswerTools answer={answer} address={address} />
           <FeedbackForm answer={answer} logId={answer.log_id} address={address} />
-          <Form method="post" action="/ask" className={layout.toolbar} aria-label="Save query">
+          <Form method="post" action="/ask" id={SAVE_QUERY_FORM_ID} className={`${layout.toolbar} ${styles.returnedTo}`} aria-label="Save query">
             <input type="hidden" name="intent" value="favorite" />
             <input type="hidden" name="log_id" value={answer.log_id} />
             {addressFields}
@@ -208,6 +206,10 @@ export function AnswerContent({ answer, address, savedNote = null }: { answer: R
   )
 }
 
+/** The forms' fragments: sending feedback or saving the query comes back to the form that was used (ask.tsx). */
+export const FEEDBACK_FORM_ID = 'feedback'
+export const SAVE_QUERY_FORM_ID = 'save-query'
+
 const FEEDBACK_LABELS = { like: 'Yes, helpful', dislike: 'No, not helpful' } as const
 
 /**
@@ -217,7 +219,7 @@ const FEEDBACK_LABELS = { like: 'Yes, helpful', dislike: 'No, not helpful' } as 
 function FeedbackForm({ answer, logId, address }: { answer: RenderedAnswer; logId: number; address: AnswerAddress }) {
   const chosen = answer.feedback ?? null
   return (
-    <Form method="post" action="/ask" className={styles.feedback} aria-label="Feedback">
+    <Form method="post" action="/ask" id={FEEDBACK_FORM_ID} className={`${styles.feedback} ${styles.returnedTo}`} aria-label="Feedback">
       <input type="hidden" name="intent" value="feedback" />
       <input type="hidden" name="log_id" value={logId} />
       <AddressFields address={address} />

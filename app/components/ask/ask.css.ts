@@ -16,6 +16,10 @@ globalStyle(`${unsupported} mark`, { background: 'transparent', textDecoration: 
 // A native select, as wide as the question field allows (the Ask page ships no select library).
 export const modelSelect = style({ maxWidth: '100%', font: 'inherit', padding: '0.4rem 0.5rem', borderRadius: vars.radius.control, border: `1px solid ${vars.color.border}`, background: vars.color.surface, color: 'inherit' })
 
+// A form the page comes back to after it was sent (#feedback, #save-query): a little room above it, and the toast
+// (fixed at the top right) does not hide its first line on a phone.
+export const returnedTo = style({ scrollMarginTop: '6rem' })
+
 // Feedback: the question, the choice so far, the optional reason, then the two choices.
 export const feedback = style({ display: 'grid', gap: '0.5rem', maxWidth: '40rem' })
 export const feedbackQuestion = style({ margin: 0, fontWeight: 600 })

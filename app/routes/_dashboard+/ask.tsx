@@ -2,7 +2,7 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
-import { AnswerContent, useIsHydrated, type AnswerAddress, type RenderedAnswer } from '~/components/ask/answer-content'
+import { AnswerContent, FEEDBACK_FORM_ID, SAVE_QUERY_FORM_ID, useIsHydrated, type AnswerAddress, type RenderedAnswer } from '~/components/ask/answer-content'
 import * as askStyles from '~/components/ask/ask.css'
 import { EarlierTurns, RecentThreads } from '~/components/ask/thread'
 import { useAnswerStream, type AnswerStream } from '~/components/ask/use-answer-stream'
@@ -67,6 +67,7 @@ function answerPath(address: { thread?: number | null; task?: string | null; log
 type AskMode = 'expert' | 'agent'
 
 const AGENT_FORM_ID = 'ask-agent'
+const BOT_INFO_ID = 'bot-info'
 
 const isMissing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400)
 
@@ -191,14 +192,16 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!toggle.success) throw badForm('The answer to come back to is not a text')
     const session = await getSession(request)
     session.set('showBotInfoSection', !(session.get('showBotInfoSection') ?? true))
-    return redirect(answerPath({ thread: logIdOf(toggle.data.thread), task: toggle.data.task, log: logIdOf(toggle.data.log) }), {
+    // Back to the section that was opened or closed.
+    return redirect(`${answerPath({ thread: logIdOf(toggle.data.thread), task: toggle.data.task, log: logIdOf(toggle.data.log) })}#${BOT_INFO_ID}`, {
       headers: { 'Set-Cookie': await sessionStorage().commitSession(session) },
     })
   }
   if (intent === 'feedback') {
     const parsed = FeedbackForm.safeParse(Object.fromEntries(formData))
     if (!parsed.success) throw badForm('Feedback needs a log, a choice, a reason of at most 1000 characters and the answer to come back to')
-    const back = answerPath(parsed.data)
+    // Back to the answer's feedback form, which now shows the choice (not to the top of the page).
+    const back = answerPath(parsed.data, `#${FEEDBACK_FORM_ID}`)
     try {
       await sendFeedback(await requireApiSession(request), parsed.data.log_id, parsed.data.feedback, parsed.data.reason ?? '')
     } catch (error) {
@@ -210,7 +213,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === 'favorite') {
     const parsed = FavoriteForm.safeParse(Object.fromEntries(formData))
     if (!parsed.success) throw badForm('A saved query needs its log and the answer to come back to')
-    const back = answerPath(parsed.data)
+    const back = answerPath(parsed.data, `#${SAVE_QUERY_FORM_ID}`)
     try {
       await saveFavorite(await requireApiSession(request), parsed.data.log_id, parsed.data.comment)
     } catch (error) {
@@ -418,7 +421,9 @@ export default function AskRoute() {
             <Button>Run agent</Button>
           </Form>
         ) : (
-          <Form key="expert" method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
+          // A new answer (its task or log) brings an empty field for the next question, as the page without scripts
+          // does; the checks of one answer, and a refused question, keep what is typed.
+          <Form key={`expert:${taskId ?? logId ?? ''}`} method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
             <input type="hidden" name="timezone" value={timezone} />
             {isFollowUp ? <input type="hidden" name="thread" value={threadId} /> : null}
             <TextField
@@ -487,7 +492,7 @@ export default function AskRoute() {
       <RecentThreads threads={recent} currentThread={threadId} />
 
       {mayReadBotInfo ? (
-        <section className={layout.card} aria-labelledby="bot-info-heading">
+        <section id={BOT_INFO_ID} className={layout.card} aria-labelledby="bot-info-heading">
           <Form method="post" action="/ask" className={layout.toolbar}>
             <h2 id="bot-info-heading" style={{ margin: 0 }}>
               Bot info
