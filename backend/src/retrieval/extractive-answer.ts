@@ -392,7 +392,7 @@ export interface RankedList {
   namesAction: boolean;
   /**
    * Whether its article's title says how to do all that is asked (`titleSaysHowTo`: "How to give feedback on an
-   * answer" for "How do I give feedback?"): its steps are how, though they say "Select thumbs up".
+   * answer" for "How do I give feedback?"): its steps are how, though they say "Select Yes, helpful".
    */
   titleSaysHow: boolean;
   /** The same of its heading and lead-in alone: what the list is said to be about. */
