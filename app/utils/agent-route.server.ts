@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { markdownExcerptShowing } from '~/components/markdown/markdown-document'
 import { ApiError, type ApiSession } from '~/models/api.server'
 import { cancelAgentRun, getAgentRun, listAgentShortcuts, listTemplateChoices, startAgentRun } from '~/models/agents.server'
-import { AGENT_ANSWER_ID } from '~/components/agent/agent-console'
+import { ANSWER_ID } from '~/components/ask/answer-section'
 import { getRunningTask, setRunningTask, type AgentVariant } from './agent.server'
 import { requireApiSession } from './auth.server'
 import { getSession, sessionStorage } from './session.server'
@@ -44,11 +44,11 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
         // Each check has an address of its own: a refresh to the address it is on, #answer included, would only move
         // to the fragment without reloading (no-JS polling stopped there).
         const check = Math.min(Number(new URL(request.url).searchParams.get('check')) || 0, 1e6)
-        const pollUrl = `${pathOf(variant)}?check=${check + 1}#${AGENT_ANSWER_ID}`
+        const pollUrl = `${pathOf(variant)}?check=${check + 1}#${ANSWER_ID}`
         return json({ variant, running: { ...running, pollUrl }, run, templates, shortcuts })
       }
       if (run.status === 'finished') {
-        return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}#${AGENT_ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
+        return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}#${ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
       }
       return flashError(request, variant, run.error ?? `The agent run ${run.status}`)
     } catch (error) {
@@ -109,7 +109,7 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
     const run = await startAgentRun(api, { command, variant, templateId })
     if (!run.task_id) throw new ApiError(502, { success: false, error: 'Bad Gateway', message: 'The agent run has no task id' })
     // The page opens at the run (and, once it finishes, at its answer), below the form.
-    return redirect(`${pathOf(variant)}#${AGENT_ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, { taskId: run.task_id, command }) } })
+    return redirect(`${pathOf(variant)}#${ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, { taskId: run.task_id, command }) } })
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
       const fieldErrors = error.fieldErrors()

@@ -1,7 +1,6 @@
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
-import { useEffect, useRef, type ReactNode } from 'react'
 import type { AskAnswer } from '../../../contracts/ask'
-import * as askStyles from '~/components/ask/ask.css'
+import { AnswerSection } from '~/components/ask/answer-section'
 import { Markdown } from '~/components/markdown/markdown'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
@@ -45,9 +44,6 @@ interface AgentWarning {
 }
 
 const WARNING_ID = 'agent-warning'
-
-/** The fragment of the running and the finished run's section (`agent-route.server.ts` redirects to it). */
-export const AGENT_ANSWER_ID = 'answer'
 
 /** The command form, the running task and the finished answer of one agent variant. */
 export function AgentConsole({ title, description }: { title: string; description: string }) {
@@ -131,7 +127,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
       </section>
 
       {running ? (
-        <AgentAnswerSection focusKey={`running:${running.taskId}`} isBusy>
+        <AnswerSection focusKey={`running:${running.taskId}`} isBusy>
           <p role="status">
             Working on “{running.command}”… ({run?.status ?? 'queued'})
           </p>
@@ -140,11 +136,11 @@ export function AgentConsole({ title, description }: { title: string; descriptio
             <Button variant="secondary">Cancel run</Button>
           </Form>
           <PollAgain seconds={AGENT_POLL_SECONDS} url={running.pollUrl} />
-        </AgentAnswerSection>
+        </AnswerSection>
       ) : null}
 
       {run && !running && run.status === 'finished' ? (
-        <AgentAnswerSection focusKey={`finished:${run.task_id ?? ''}`}>
+        <AnswerSection focusKey={`finished:${run.task_id ?? ''}`}>
           {run.command ? <p className={layout.muted}>Command: {run.command}</p> : null}
           <Markdown
             source={run.result ?? ''}
@@ -195,30 +191,8 @@ export function AgentConsole({ title, description }: { title: string; descriptio
               </a>
             </p>
           ) : null}
-        </AgentAnswerSection>
+        </AnswerSection>
       ) : null}
     </>
-  )
-}
-
-/**
- * The run and then its answer, after the command form: the addresses the screen moves to carry `#answer`, which opens
- * the page at it (the form above is a window high on a phone), and with scripts its heading takes focus when a run
- * starts or finishes, unless the reader is already inside it.
- */
-function AgentAnswerSection({ focusKey, isBusy = false, children }: { focusKey: string; isBusy?: boolean; children: ReactNode }) {
-  const section = useRef<HTMLElement>(null)
-  const heading = useRef<HTMLHeadingElement>(null)
-  useEffect(() => {
-    if (section.current?.contains(document.activeElement)) return
-    heading.current?.focus()
-  }, [focusKey])
-  return (
-    <section ref={section} id={AGENT_ANSWER_ID} className={`${layout.card} ${askStyles.answer}`} aria-labelledby="agent-answer-heading" aria-busy={isBusy || undefined}>
-      <h2 id="agent-answer-heading" ref={heading} tabIndex={-1} className={askStyles.answerHeading}>
-        Answer
-      </h2>
-      {children}
-    </section>
   )
 }

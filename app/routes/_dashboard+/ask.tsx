@@ -1,9 +1,10 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit } from '@remix-run/react'
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { AnswerContent, FEEDBACK_FORM_ID, SAVE_QUERY_FORM_ID, useIsHydrated, type AnswerAddress, type RenderedAnswer } from '~/components/ask/answer-content'
 import * as askStyles from '~/components/ask/ask.css'
+import { AnswerSection } from '~/components/ask/answer-section'
 import { EarlierTurns, RecentThreads } from '~/components/ask/thread'
 import { useAnswerStream, type AnswerStream } from '~/components/ask/use-answer-stream'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -522,27 +523,6 @@ export default function AskRoute() {
         </section>
       ) : null}
     </>
-  )
-}
-
-/**
- * The answer, first after the question: `#answer` opens the page at it, and when a new answer arrives (`focusKey`
- * changes) its heading takes focus, unless the reader is already in it (a streamed answer getting its address).
- */
-function AnswerSection({ focusKey, isBusy = false, children }: { focusKey: string; isBusy?: boolean; children: ReactNode }) {
-  const section = useRef<HTMLElement>(null)
-  const heading = useRef<HTMLHeadingElement>(null)
-  useEffect(() => {
-    if (section.current?.contains(document.activeElement)) return
-    heading.current?.focus()
-  }, [focusKey])
-  return (
-    <section ref={section} id="answer" className={`${layout.card} ${askStyles.answer}`} aria-labelledby="answer-heading" aria-busy={isBusy || undefined}>
-      <h2 id="answer-heading" ref={heading} tabIndex={-1} className={askStyles.answerHeading}>
-        Answer
-      </h2>
-      {children}
-    </section>
   )
 }
 
