@@ -9,6 +9,7 @@ import { requireApiSession } from './auth.server'
 import { getSession, sessionStorage } from './session.server'
 import { readFormData } from './form.server'
 import { isTaskId } from './task-id'
+import { pollCheckNumber } from './poll-check'
 
 const pathOf = (variant: AgentVariant) => (variant === 'general' ? '/agent' : '/agent/government')
 
@@ -43,7 +44,7 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
       if (run.status === 'queued' || run.status === 'running') {
         // Each check has an address of its own: a refresh to the address it is on, #answer included, would only move
         // to the fragment without reloading (no-JS polling stopped there).
-        const check = Math.min(Number(new URL(request.url).searchParams.get('check')) || 0, 1e6)
+        const check = pollCheckNumber(new URL(request.url).searchParams.get('check'))
         const pollUrl = `${pathOf(variant)}?check=${check + 1}#${ANSWER_ID}`
         return json({ variant, running: { ...running, pollUrl }, run, templates, shortcuts })
       }
