@@ -1,6 +1,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { BACKEND_URL, backendSession, whenHydrated } from './support/backend'
 import { choose } from './support/select'
+import { expectToast, watchToasts } from './support/toasts'
 
 /** A name of its own per project and run, so runs never see each other's organisations. */
 const uniqueName = (prefix: string, project: string) => `${prefix} ${project} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`
@@ -11,10 +12,13 @@ async function createOrganisation(page: Page, name: string, testInfo: TestInfo) 
   await page.getByLabel('Organisation name', { exact: true }).fill(name)
   await page.getByRole('button', { name: 'Create organisation' }).click()
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible()
-  await expect(page.getByRole('status').filter({ hasText: `Organisation "${name}" created` })).toBeVisible()
+  await expectToast(page, `Organisation "${name}" created`)
 }
 
 test.describe('Organisations', () => {
+  // Toasts live 2 s with scripts on: each page notes them, so a check on a busy machine still finds them.
+  test.beforeEach(({ page }) => watchToasts(page))
+
   test('creates and renames an organisation, and manages its groups with a role', async ({ page }, testInfo) => {
     const isJs = testInfo.project.name === 'js'
     const name = uniqueName('Harbour', testInfo.project.name)
@@ -27,12 +31,12 @@ test.describe('Organisations', () => {
     await page.getByLabel('Group name', { exact: true }).fill('Reviewers')
     await choose(page, 'Role', 'Editor', isJs)
     await page.getByRole('button', { name: 'Create group' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Group "Reviewers" created' })).toBeVisible()
+    await expectToast(page, 'Group "Reviewers" created')
     await expect(page.getByLabel('Role of group Reviewers')).toHaveValue('editor')
 
     await page.getByLabel('Name of group Reviewers').fill('Proofreaders')
     await page.getByRole('form', { name: 'Edit group Reviewers' }).getByRole('button', { name: 'Save group' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Group "Proofreaders" saved' })).toBeVisible()
+    await expectToast(page, 'Group "Proofreaders" saved')
 
     // A role group keeps its role: the refusal is said beside its row.
     await page.getByLabel('Role of group Users').selectOption('admin')
@@ -43,7 +47,7 @@ test.describe('Organisations', () => {
     // yet the last.
     await page.locator('summary[aria-label="Delete group Proofreaders…"]').click()
     await page.getByRole('form', { name: 'Delete group Proofreaders' }).getByRole('button', { name: 'Yes, delete group' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Group "Proofreaders" deleted' })).toBeVisible()
+    await expectToast(page, 'Group "Proofreaders" deleted')
     await expect(page.getByLabel('Name of group Proofreaders')).toHaveCount(0)
 
     const renamed = `${name} renamed`
@@ -79,7 +83,7 @@ test.describe('Organisations', () => {
     await page.getByLabel(`Yes, delete “${empty}”`).check()
     await page.getByRole('button', { name: 'Delete organisation' }).click()
     await expect(page).toHaveURL(/\/organisations$/)
-    await expect(page.getByRole('status').filter({ hasText: `Organisation "${empty}" deleted` })).toBeVisible()
+    await expectToast(page, `Organisation "${empty}" deleted`)
     await expect(page.getByRole('table', { name: 'Organisations' })).not.toContainText(empty)
     await expect(page.getByRole('table', { name: 'Organisations' })).toContainText(name)
   })

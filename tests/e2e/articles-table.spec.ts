@@ -1,9 +1,9 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test'
+import { expectToast, watchToasts } from './support/toasts'
 
 /** Words of their own per project, so the js and no-js runs never touch each other's articles. */
 const wordFor = (testInfo: TestInfo, base: string) => `${base}${testInfo.project.name === 'js' ? 'jay' : 'nox'}${testInfo.retry}`
 
-const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
 
 /** Saves a draft through Add article and answers its id. */
 async function addDraft(page: Page, title: string, content: string): Promise<number> {
@@ -32,6 +32,9 @@ async function publishSelected(page: Page, titles: string[]): Promise<number[]> 
   }
   return ids
 }
+
+// Toasts live 2 s with scripts on: each page notes them, so a check on a busy machine still finds them.
+test.beforeEach(({ page }) => watchToasts(page))
 
 /** True for a non-empty list whose every item passes. */
 const everyOf = <Item,>(items: Item[], test: (item: Item) => boolean) => items.length > 0 && items.every(test)
@@ -147,7 +150,7 @@ test.describe('Articles table', () => {
     await page.getByLabel('Content').fill(`The ${word} cactus needs rainwater every second Tuesday.`)
     await page.getByRole('button', { name: 'Save and re-index' }).click()
     await expect(page).toHaveURL(new RegExp(`/articles/${id}$`))
-    await expect(toast(page, 'Article updated and re-indexed')).toBeVisible()
+    await expectToast(page, 'Article updated and re-indexed')
     await expect(page.getByRole('article')).toContainText('rainwater every second Tuesday')
 
     await page.goto('/ask')
@@ -181,7 +184,7 @@ test.describe('Articles table', () => {
     await expect(page.getByRole('heading', { name: `Delete “${title}”?` })).toBeVisible()
     await page.getByRole('button', { name: 'Delete article' }).click()
     await expect(page).toHaveURL(/\/articles$/)
-    await expect(toast(page, 'Article deleted')).toBeVisible()
+    await expectToast(page, 'Article deleted')
     expect((await page.goto(`/articles/${id}`))?.status()).toBe(404)
 
     await page.goto('/logs')
@@ -207,7 +210,7 @@ test.describe('Articles table', () => {
     await expect(page.getByRole('table', { name: 'Published articles' }).locator('tbody tr')).toHaveCount(2)
     await form.getByRole('checkbox', { name: 'Yes, delete every article with this title' }).check()
     await form.getByRole('button', { name: 'Delete by title' }).click()
-    await expect(toast(page, '2 articles deleted')).toBeVisible()
+    await expectToast(page, '2 articles deleted')
     await expect(page.getByRole('table', { name: 'Published articles' })).toContainText('No articles match these filters.')
   })
 })
@@ -223,7 +226,7 @@ test.describe('Drafts', () => {
     const edit = page.getByRole('form', { name: 'Edit draft' })
     await edit.getByLabel('Content').fill(`Feed the ${word} goldfish once a day, a pinch at a time.`)
     await edit.getByRole('button', { name: 'Save draft' }).click()
-    await expect(toast(page, 'Draft updated')).toBeVisible()
+    await expectToast(page, 'Draft updated')
     await expect(edit.getByLabel('Content')).toHaveValue(`Feed the ${word} goldfish once a day, a pinch at a time.`)
 
     const remove = page.getByRole('form', { name: 'Delete draft' })
@@ -232,7 +235,7 @@ test.describe('Drafts', () => {
     await remove.getByRole('checkbox', { name: 'Yes, delete this draft' }).check()
     await remove.getByRole('button', { name: 'Delete draft' }).click()
     await expect(page).toHaveURL(/\/articles\/drafts$/)
-    await expect(toast(page, 'Draft deleted')).toBeVisible()
+    await expectToast(page, 'Draft deleted')
     await expect(page.getByRole('table', { name: 'Drafts' }).getByRole('link', { name: title, exact: true })).toHaveCount(0)
   })
 
@@ -282,7 +285,7 @@ test.describe('Drafts', () => {
     await page.goto(`/articles/drafts/${id}`)
     await page.getByRole('checkbox', { name: 'Yes, delete this draft' }).check()
     await page.getByRole('button', { name: 'Delete draft' }).click()
-    await expect(toast(page, 'Draft deleted')).toBeVisible()
+    await expectToast(page, 'Draft deleted')
   })
 
   test('deletes all drafts only after the confirmation is ticked', async ({ page }, testInfo) => {
@@ -301,6 +304,6 @@ test.describe('Drafts', () => {
     await page.goto(`/articles/drafts/${id}`)
     await page.getByRole('checkbox', { name: 'Yes, delete this draft' }).check()
     await page.getByRole('button', { name: 'Delete draft' }).click()
-    await expect(toast(page, 'Draft deleted')).toBeVisible()
+    await expectToast(page, 'Draft deleted')
   })
 })
