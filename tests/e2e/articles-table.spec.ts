@@ -4,7 +4,6 @@ import { expectToast, watchToasts } from './support/toasts'
 /** Words of their own per project, so the js and no-js runs never touch each other's articles. */
 const wordFor = (testInfo: TestInfo, base: string) => `${base}${testInfo.project.name === 'js' ? 'jay' : 'nox'}${testInfo.retry}`
 
-
 /** Saves a draft through Add article and answers its id. */
 async function addDraft(page: Page, title: string, content: string): Promise<number> {
   await page.goto('/articles/new')

@@ -4,9 +4,10 @@ import { expect, test as base, type BrowserContext, type Page } from '@playwrigh
 import { analyzeAccessibility, BLOCKING_IMPACTS, copyWithoutScripts, describeViolation, pageWidth, rawMarkdownIn, rowControlsOutside, widestElements } from './support/checks'
 import { openScreen, screensToCheck, themeServers } from './support/screens'
 
-// A laptop and a phone held upright (SEED.md asks for every screen to be usable at 390 px).
+// Screenshots are taken outside CI, or in it with E2E_SCREENSHOTS=1 (see below).
 const TAKES_SCREENSHOTS = !process.env.CI || process.env.E2E_SCREENSHOTS === '1'
 
+// A laptop and a phone held upright (SEED.md asks for every screen to be usable at 390 px).
 const SIZES = [
   { name: 'laptop', viewport: { width: 1366, height: 900 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
@@ -32,9 +33,9 @@ const test = base.extend<object, { scanContext: BrowserContext }>({
 // report). Not in CI (CI set), whose list reporter shows no attachment and whose clone is thrown away: there the
 // screenshots are about a tenth of the walk's time for pictures nobody sees. E2E_SCREENSHOTS=1 takes them anyway.
 //
-// One visit per screen, theme and project: the screen is opened (and made, when it needs a record) once, at the laptop
-// size, then the window is resized to the phone. The product has no script that reads the window's size, so a resized
-// page lays out as one opened at that size. Everything is checked again at each size, axe included: a layout can hide,
+// One visit per screen, theme and project: the screen is opened (and made, when it needs a record) once, at the first
+// size it is checked at, then the window is resized to the phone. The product has no script that reads the window's
+// size, so a resized page lays out as one opened at that size. Everything is checked again at each size, axe included: a layout can hide,
 // show or overlap elements differently, which changes what axe sees (a folded menu, a scroll box, contrast over a
 // different background). The tests of one theme run in parallel over the workers.
 //
@@ -46,8 +47,6 @@ const test = base.extend<object, { scanContext: BrowserContext }>({
 for (const server of themeServers()) {
   const isDefault = server.key === 'default'
   const tag = isDefault ? [] : ['@scripts-on-only']
-  // The other sponsor themes at the phone's size only: a theme's fonts and logo overflow there first, and its colours
-  // are the same at both sizes (ADR 150, amended).
   const sizes = isDefault ? SIZES : SIZES.filter((size) => size.name === 'phone')
   test.describe(`Screen walk, ${server.key} theme`, { tag }, () => {
     test.describe.configure({ mode: 'parallel' })
