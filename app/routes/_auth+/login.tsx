@@ -2,7 +2,6 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { useEffect, useState } from 'react'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { Button } from '~/components/ui/button'
@@ -14,6 +13,7 @@ import { assertSameOrigin, getSignedInUser, safeReturnPath, signInWithPassword }
 import { getEnv, isSingleSignOnEnabled } from '~/utils/env.server'
 import { secureCookieProblem } from '~/utils/cookie-check.server'
 import { readFormData } from '~/utils/form.server'
+import { useAnswerCount } from '~/utils/use-answer-count'
 import { getRegistrationInfo } from '~/models/users.server'
 
 const SignInForm = z.object({
@@ -73,10 +73,7 @@ export default function LoginRoute() {
   })
   const isSubmitting = navigation.state === 'submitting' && navigation.formAction?.startsWith('/login')
   // A refused sign-in empties the password field (with scripts on the form is not reloaded, so remount it).
-  const [attempt, setAttempt] = useState(0)
-  useEffect(() => {
-    if (actionData) setAttempt((count) => count + 1)
-  }, [actionData])
+  const attempt = useAnswerCount(actionData)
   return (
     <section className={layout.card} aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">Sign in</h1>

@@ -2,7 +2,6 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
-import { useEffect, useState } from 'react'
 import { PASSWORD_MIN_LENGTH } from '../../../contracts/users'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormErrors } from '~/components/settings/failure-message'
@@ -26,6 +25,7 @@ import {
   passwordChangeRefusal,
 } from '~/utils/password-change-form'
 import { ROLE_LABELS } from '~/utils/role-labels'
+import { useAnswerCount } from '~/utils/use-answer-count'
 import { redirectWithToast } from '~/utils/session.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Your account')
@@ -114,10 +114,7 @@ function PasswordChange({ username }: { username: string }) {
   })
   // With scripts on the page is not reloaded: empty the password fields after each answer (remount them), refused or
   // done, as the page without scripts does.
-  const [answers, setAnswers] = useState(0)
-  useEffect(() => {
-    if (actionData) setAnswers((count) => count + 1)
-  }, [actionData])
+  const answers = useAnswerCount(actionData)
   const fieldKey = `${location.key}-${answers}`
   return (
     <Form method="post" {...getFormProps(form)} aria-labelledby="password-heading">
