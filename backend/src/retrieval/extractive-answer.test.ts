@@ -864,4 +864,30 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     const answer = composeExtractiveAnswer('Why delete comments?', guide, weightsOf(guide), { maxScoreGap: 5, minFreshCoverage: 0 });
     expect(answer?.sentences.map((sentence) => sentence.text)).toEqual(['Delete comments that are no longer relevant or were added by mistake.']);
   });
+
+  it('answers what happens when something is done with what follows the step that does it, not with the step', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Organisations, groups and API keys',
+        text:
+          '## API keys\n\nAn API key lets a program call the backend. If it is lost, revoke it and create another.\n\n### Revoke an API key\n\n' +
+          'To revoke an API key, select **Revoke…** beside it in the **API keys** table, then **Yes, revoke key**. Programs using it are refused from their next call. This cannot be undone.\n\n' +
+          '### Delete an organisation\n\nTo delete an organisation:\n\n1. Open **Organisations** and select **Manage** beside it.\n2. Under **Delete the organisation**, tick **Yes, delete**.\n3. Select **Delete organisation**.\n\n' +
+          'Only an organisation that no longer has users or query logs can be deleted.',
+        score: 9,
+      },
+      { articleId: 2, title: 'Signing in', text: 'A key in the address bar is never shown to other users. Sign-in uses your password.', score: 4 },
+    ];
+    const answer = (question: string) => composeExtractiveAnswer(question, guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text) ?? [];
+    const revoked = answer('What happens when I revoke an API key?');
+    expect(revoked).toContain('Programs using it are refused from their next call.');
+    expect(revoked).not.toContain('To revoke an API key, select Revoke… beside it in the API keys table, then Yes, revoke key.');
+    const deleted = answer('What happens if I delete an organisation?');
+    expect(deleted).toContain('Only an organisation that no longer has users or query logs can be deleted.');
+    expect(deleted.filter((sentence) => /^(?:To delete|Open|Under|Select)\b/.test(sentence))).toEqual([]);
+    // Asked how, the step is the answer, and the steps are quoted whole.
+    expect(answer('How do I revoke an API key?')[0]).toBe('To revoke an API key, select Revoke… beside it in the API keys table, then Yes, revoke key.');
+    expect(answer('How do I delete an organisation?')).toContain('Select Delete organisation.');
+  });
 });

@@ -201,6 +201,10 @@ interface Candidate {
   words: number;
   /** Question terms the sentence contains. */
   terms: Set<string>;
+  /** Question terms the sentence before it has and it does not. */
+  contextTerms: Set<string>;
+  /** For a question about what follows an action: whether it is no step and comes right after one. */
+  followsStep: boolean;
   /** Adjacent question word pairs the sentence contains. */
   pairs: number;
   typeMatch: boolean | undefined;
@@ -357,6 +361,8 @@ export interface RankedSentences {
    * whole. Not so a bare name or a request for a summary, which want more.
    */
   asksWhatItIs?: boolean;
+  /** Whether the question asks what follows an action ("What happens when I revoke a key?"): a list of steps does not say. */
+  asksConsequence?: boolean;
   /**
    * The action a how-to or can-I question asks about, when none of the sources names it ("How do I restore a deleted
    * article?" where no passage says restore): the sources tell of something else, and the answer is not found.
@@ -595,6 +601,18 @@ const MIN_LIST_GAIN = 0.1;
 const OTHER_TASK_STEP_PENALTY = 0.1;
 
 /**
+ * "What happens when I revoke an API key?", "What will happen if you delete …": a question about what follows an
+ * action. A step that does the action ("To revoke an API key, select Revoke…", "Select Delete organisation.") repeats
+ * its words and says nothing of what follows; the sentences after it do ("Programs using it are refused from their
+ * next call.").
+ */
+const ASKS_CONSEQUENCE = /^\s*what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+(?:when|if|after|once|as\s+soon\s+as)\b/;
+/** A sentence that tells the reader to do something: "Select Publish.", "Under Delete, tick Yes.", "To revoke it, select …". */
+const STEP_TO_TAKE = /^(?:(?:to\s+[^,:;]+|(?:under|in|on|beside|from|at)\s+[^,:;]{1,60}),\s*)?(?:then\s+)?(?:select|open|tick|untick|clear|choose|click|press|tap|type|enter|fill\s+in|go\s+to|switch|save|edit|set|add|remove|delete|write|upload|copy|paste|turn|enable|disable|run|restart|start|sign)(?![\w-])/;
+/** For a question about what follows an action, a step that does it: its words say what to do, not what comes of it. */
+const STEP_FOR_CONSEQUENCE_PENALTY = 0.5;
+
+/**
  * Whether a list of steps is about the asked action (`actions`): its heading, its lead-in, its article's title, its
  * first or its last step names it ("Disable a user" / "1. Open Users …" / "… 4. Select Publish."). A list that names it
  * only in a middle step is about something else, of which the action is a part.
@@ -727,6 +745,8 @@ export function rankAnswerSentences(
     headingTerms: Set<string>;
     /** Question terms the sentence before it (in its passage) has and it does not. */
     contextTerms: Set<string>;
+    /** For a question about what follows an action: whether it is no step itself and comes right after one. */
+    followsStep: boolean;
     /** Whether its heading says all the question does ("A new article is not used in answers"), which asks no steps. */
     headedByQuestion: boolean;
     /** Whether it is the first sentence under a heading that asks with the question's own word ("What a template is"). */
@@ -750,6 +770,7 @@ export function rankAnswerSentences(
   // A how-to question is answered by steps, and by sentences that say its action: its heading is no answer.
   const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
   const questionWord = QUESTION_WORD.exec(normalize(question).trim())?.[1];
+  const asksConsequence = ASKS_CONSEQUENCE.test(normalize(question));
   // A question about a fact may be answered by a sentence that refers back to what it asks about ("It was finished in
   // 1889."); words asked for without a question, or steps, are said where they are.
   const readsOnFromBefore = query.isQuestion && !asksHowTo;
@@ -768,6 +789,7 @@ export function rankAnswerSentences(
     // The stems of the sentence before, in the same section: what it names, the next one often says more of ("The
     // tower was finished in 1889. It was the tallest …").
     let previous: readonly string[] = [];
+    let previousIsStep = false;
     const analyzed = analyzedPassage(source.text);
     // The sentences of each list, by block: a list item's list is its block, from its first item on.
     const lists = new Map<number, ListSentence[]>();
@@ -786,6 +808,7 @@ export function rankAnswerSentences(
       // elsewhere: neither is an answer.
       if (sentence.kind === 'heading') {
         previous = [];
+        previousIsStep = false;
         heading = new Set(stems);
         headingAsks = questionWord !== undefined && QUESTION_WORD.exec(sentence.normalized)?.[1] === questionWord;
         opensSection = true;
@@ -795,6 +818,9 @@ export function rankAnswerSentences(
       opensSection = false;
       const before = previous;
       previous = stems;
+      // For a question about what follows an action: a sentence that is no step and comes right after one.
+      const followsStep = asksConsequence && previousIsStep && !STEP_TO_TAKE.test(sentence.normalized);
+      previousIsStep = STEP_TO_TAKE.test(sentence.normalized);
       if (POINTER.test(sentence.text) || SIGNPOST.test(sentence.text)) continue;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -819,10 +845,12 @@ export function rankAnswerSentences(
       // A sentence that announces what follows ("Run this from the project folder:") says nothing without it; only a
       // list is quoted with its lead-in.
       if (/:$/.test(sentence.text) && !introduces) continue;
+      // Nor, for a question about what follows an action, does one that announces the steps doing it.
+      if (asksConsequence && introduces && introduces.some((step) => STEP_TO_TAKE.test(normalize(step.text)))) continue;
       const headingTerms = new Set<string>();
       for (const term of heading) if (weights.has(term) && !terms.has(term)) headingTerms.add(term);
       const contextTerms = new Set<string>();
-      if (readsOnFromBefore) for (const term of before) if (weights.has(term) && !terms.has(term) && !headingTerms.has(term)) contextTerms.add(term);
+      if (readsOnFromBefore) for (const term of before) if (weights.has(term) && !terms.has(term) && (followsStep || !headingTerms.has(term))) contextTerms.add(term);
       let headingCovers = 0;
       for (const term of heading) headingCovers += weights.get(term) ?? 0;
       const list = sentence.kind === 'item' ? lists.get(sentence.block) : undefined;
@@ -835,6 +863,7 @@ export function rankAnswerSentences(
         terms,
         headingTerms,
         contextTerms,
+        followsStep,
         headedByQuestion: !asksHowTo && (weights.size >= MIN_HEADED_QUESTION_TERMS || headingAsks) && headingCovers >= HEADED_BY_QUESTION * totalWeight,
         opensSection: isOpening && headingAsks,
         namesAction: hasAction(stems) || hasAction(heading) || hasAction(titleTerms[sourceIndex] as Set<string>),
@@ -861,7 +890,9 @@ export function rankAnswerSentences(
     action === undefined ||
     ![...sentence.terms].some((term) => actionPart.has(term)) ||
     (sentence.namesAction && (objects.length === 0 || objects.some((term) => sentence.terms.has(term) || sentence.headingTerms.has(term) || titleTerms[sentence.sourceIndex]?.has(term))));
-  let matching = sentences.filter((sentence) => (sentence.terms.size > 0 || sentence.headedByQuestion) && answersActionPart(sentence));
+  let matching = sentences.filter(
+    (sentence) => (sentence.terms.size > 0 || sentence.headedByQuestion || (sentence.followsStep && sentence.contextTerms.size > 0)) && answersActionPart(sentence),
+  );
   // A phrasal verb ("How do I log out?") is answered by what says it, when something does: "Select the Logs tab."
   // shares its verb, not its meaning.
   const sayingPhrasal = phrasal === undefined ? [] : matching.filter((sentence) => phrasal.says.test(sentence.normalized));
@@ -900,6 +931,10 @@ export function rankAnswerSentences(
       if (sentence.terms.has(term)) {
         relevant += discounted;
         covered += weight;
+      } else if (sentence.followsStep && sentence.contextTerms.has(term)) {
+        // What the step before it did, of which it says what comes.
+        relevant += discounted;
+        covered += weight;
       } else if (sentence.headingTerms.has(term)) {
         // Under a heading that says the whole question, the section answers it: "Check that it was published." under
         // "A new article is not used in answers".
@@ -926,6 +961,7 @@ export function rankAnswerSentences(
       (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       (sentence.stepOfOtherTask ? OTHER_TASK_STEP_PENALTY : 0) -
+      (asksConsequence && STEP_TO_TAKE.test(sentence.normalized) ? STEP_FOR_CONSEQUENCE_PENALTY : 0) -
       LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
     return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score, definesIt, definition: definesIt ? definitionKind(definition, sentence.normalized) : undefined };
   });
@@ -940,11 +976,12 @@ export function rankAnswerSentences(
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   const actionNamed = action === undefined || [...actions].some((stem) => sourcesName(sources, stem));
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition }) => ({
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, contextTerms, followsStep, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition }) => ({
       text,
       sourceIndex,
       sentenceIndex,
-      terms,
+      // What comes of a step says what the step did: a further sentence naming it says nothing new.
+      terms: followsStep ? new Set([...terms, ...contextTerms]) : terms,
       coverage,
       typeMatch,
       score,
@@ -960,6 +997,7 @@ export function rankAnswerSentences(
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
     asksWhatItIs: query.isQuestion && defines !== undefined,
+    asksConsequence,
     actionMissing: actionNamed ? undefined : action,
     procedure: asksHowTo
       ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
@@ -1096,6 +1134,8 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // ("What file types can I upload?": "Supported file types / You can upload: - PDF documents, - …"); but where the
   // question asks for a quantity or a time and the best sentence gives one, that sentence says it ("How big can an
   // uploaded file be?": "By default, each file can be up to 25 MB.", not the steps of an upload).
+  // A question about what follows an action is not answered by the steps that do it.
+  const stepsForConsequence = (steps: readonly { text: string }[]) => ranked.asksConsequence === true && steps.some((step) => STEP_TO_TAKE.test(normalize(step.text)));
   const procedure =
     ranked.procedure &&
     (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE ||
@@ -1103,9 +1143,13 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
       ? ranked.procedure
       : ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
         ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
-        : ranked.list && first.typeMatch !== true && ranked.list.contextCoverage >= MIN_LIST_COVERAGE && ranked.list.contextCoverage - first.coverage >= MIN_LIST_GAIN
+        : ranked.list &&
+            first.typeMatch !== true &&
+            !stepsForConsequence(ranked.list.steps) &&
+            ranked.list.contextCoverage >= MIN_LIST_COVERAGE &&
+            ranked.list.contextCoverage - first.coverage >= MIN_LIST_GAIN
           ? ranked.list
-          : first.introduces && first.introduces.length > 1 && first.introduces.length <= MAX_STEPS
+          : first.introduces && first.introduces.length > 1 && first.introduces.length <= MAX_STEPS && !stepsForConsequence(first.introduces)
             ? { sourceIndex: first.sourceIndex, steps: first.introduces, leadIn: first.text }
             : first.continuedBy && first.continuedBy.steps.length > 1 && first.continuedBy.steps.length <= MAX_STEPS
               ? { sourceIndex: first.sourceIndex, steps: first.continuedBy.steps, leadIn: first.continuedBy.leadIn, preface: first.text }
@@ -1139,6 +1183,8 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     // A sentence that announces a list ("You can:") says nothing without it, nor an item that only completes its list's
     // lead-in ("add, edit or delete comments,").
     if (candidate.introduces || isListFragment(candidate)) continue;
+    // Nor, asked what follows an action, does a step that does it.
+    if (ranked.asksConsequence === true && STEP_TO_TAKE.test(normalize(candidate.text))) continue;
     // A sentence that says what the asked thing is answers "What is …?" whole: "Submit the correction." adds nothing to
     // "A correction is a draft article made of …".
     // Nor does a glossary's entry or a judgement add to a sentence that says what it is: "agents – each with a name, …"
