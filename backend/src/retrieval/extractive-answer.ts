@@ -1151,7 +1151,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
           ? ranked.list
           : first.introduces && first.introduces.length > 1 && first.introduces.length <= MAX_STEPS && !stepsForConsequence(first.introduces)
             ? { sourceIndex: first.sourceIndex, steps: first.introduces, leadIn: first.text }
-            : first.continuedBy && first.continuedBy.steps.length > 1 && first.continuedBy.steps.length <= MAX_STEPS
+            : first.continuedBy && first.continuedBy.steps.length > 1 && first.continuedBy.steps.length <= MAX_STEPS && !stepsForConsequence(first.continuedBy.steps)
               ? { sourceIndex: first.sourceIndex, steps: first.continuedBy.steps, leadIn: first.continuedBy.leadIn, preface: first.text }
               : undefined;
   if (procedure) {
