@@ -88,6 +88,24 @@ export function askedAction(question: string, correctTerm?: (term: string) => st
   return stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
 }
 
+/** Words that may stand before the subject of "Can a user …?". */
+const DETERMINER = /^(?:a|an|the|any|every|all|my|our|your|their|his|her|its)$/;
+/**
+ * The stem of what a question asks whether someone or something other than the asker can do ("Can a user delete
+ * articles?", "May editors publish drafts?": delet, publish), read as the word after a one-word subject; undefined for
+ * a light verb ("Can a user get …?") or when the question does not ask so.
+ */
+export function askedAbility(question: string, correctTerm?: (term: string) => string | undefined): string | undefined {
+  const words = normalize(question).match(/[a-z]+/g) ?? [];
+  let at = words.findIndex((word) => /^(?:can|could|may)$/.test(word));
+  if (at < 0) return undefined;
+  at += DETERMINER.test(words[at + 1] ?? '') ? 3 : 2;
+  const verb = words[at];
+  if (verb === undefined || LIGHT_VERB.test(verb)) return undefined;
+  const stem = stemOf(verb);
+  return stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
+}
+
 /**
  * The phrasal verb a how-to or can-I question asks about ("How do I log out?"): a pattern for normalised text that
  * says it or a phrasal verb doing the same, in any form ("signing out", "log-out"), and the stem of the question's

@@ -892,4 +892,26 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
       expect.arrayContaining(['Open Organisations and select Manage beside it.', 'Under Delete the organisation, tick Yes, delete.', 'Select Delete organisation.']),
     );
   });
+
+  it('answers whether someone can do something with the sentence that says who may, not with a step or a sentence that only shares its words', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to edit or delete an article',
+        text:
+          '### When to edit\n\n- A fact has changed.\n- Users found answers citing this article not helpful.\n\n' +
+          '## Delete an article\n\n1. Find the article in the Articles table.\n2. Select **Delete**.',
+        score: 9,
+      },
+      { articleId: 2, title: 'Roles', text: 'Users ask questions and give feedback. Users cannot add, edit or delete articles: that takes the editor or admin role.', score: 8 },
+      { articleId: 3, title: 'API keys', text: 'To create an API key:\n\n1. Open **API keys**.\n2. Select **Create key**.\n\nOnly administrators can create API keys.', score: 7 },
+    ];
+    const answer = (question: string) => composeExtractiveAnswer(question, guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text) ?? [];
+    expect(answer('Can a user delete articles?')).toEqual(['Users cannot add, edit or delete articles: that takes the editor or admin role.']);
+    const createKey = answer('Can a user create an API key?');
+    expect(createKey[0]).toBe('Only administrators can create API keys.');
+    expect(createKey).not.toContain('Select Create key.');
+    // Asked how, by the asker, the steps are the answer.
+    expect(answer('How do I create an API key?')).toEqual(expect.arrayContaining(['Open API keys.', 'Select Create key.']));
+  });
 });

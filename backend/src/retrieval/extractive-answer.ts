@@ -1,6 +1,6 @@
 import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
-import { actionStems, activeHowTo, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
+import { actionStems, activeHowTo, askedAbility, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 import { ANSWER_TYPE_WORD_WEIGHT, pairTerm, parseQuery, type AnswerType } from './query';
 import { normalize, tokenizeWithWords } from './text';
 
@@ -364,6 +364,11 @@ export interface RankedSentences {
   /** Whether the question asks what follows an action ("What happens when I revoke a key?"): a list of steps does not say. */
   asksConsequence?: boolean;
   /**
+   * Whether steps are no answer to the question: it asks what follows an action, or whether someone or something can do
+   * it ("Can a user delete articles?"): a sentence says so, "Select Delete." does not.
+   */
+  stepsDoNotAnswer?: boolean;
+  /**
    * The action a how-to or can-I question asks about, when none of the sources names it ("How do I restore a deleted
    * article?" where no passage says restore): the sources tell of something else, and the answer is not found.
    */
@@ -611,6 +616,18 @@ const ASKS_CONSEQUENCE = /^\s*what\s+(?:happens|will\s+happen|would\s+happen|hap
 const STEP_TO_TAKE = /^(?:(?:to\s+[^,:;]+|(?:under|in|on|beside|from|at)\s+[^,:;]{1,60}),\s*)?(?:then\s+)?(?:select|open|tick|untick|clear|choose|click|press|tap|type|enter|fill\s+in|go\s+to|switch|save|edit|set|add|remove|delete|write|upload|copy|paste|turn|enable|disable|run|restart|start|sign)(?![\w-])/;
 /** For a question about what follows an action, a step that does it: its words say what to do, not what comes of it. */
 const STEP_FOR_CONSEQUENCE_PENALTY = 0.5;
+/**
+ * "Can a user delete articles?", "May an editor change the bot settings?", "Could the firewall block questions?": whether
+ * someone or something other than the asker can do something. A sentence saying who may or what it does answers it ("Users
+ * cannot add, edit or delete articles…", "Changing settings requires the admin role."); a step doing it ("Select Create
+ * key.") does not, nor one that only shares the question's words ("Users found answers citing this article not helpful.").
+ * "Can I …?" asks how to, and is read as a how-to question.
+ */
+const ASKS_WHETHER_ONE_CAN = /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]/;
+/** Words that say who may do what, or what something can do. */
+const SAYS_WHO_MAY = /\b(?:can|cannot|may|only|requires?|required|allow|allows|allowed|permitted|permission)\b/;
+/** For a question whether one can do something, a sentence saying who may or what can be done, naming it (`SAYS_WHO_MAY`). */
+const SAYS_WHO_MAY_BONUS = 0.2;
 
 /**
  * Whether a list of steps is about the asked action (`actions`): its heading, its lead-in, its article's title, its
@@ -747,6 +764,8 @@ export function rankAnswerSentences(
     contextTerms: Set<string>;
     /** For a question about what follows an action: whether it is no step itself and comes right after one. */
     followsStep: boolean;
+    /** For a question whether one can do something, whether it says who may or what can be done, naming that (`SAYS_WHO_MAY`). */
+    saysWhoMay: boolean;
     /** Whether its heading says all the question does ("A new article is not used in answers"), which asks no steps. */
     headedByQuestion: boolean;
     /** Whether it is the first sentence under a heading that asks with the question's own word ("What a template is"). */
@@ -771,6 +790,9 @@ export function rankAnswerSentences(
   const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
   const questionWord = QUESTION_WORD.exec(normalize(question).trim())?.[1];
   const asksConsequence = ASKS_CONSEQUENCE.test(normalize(question));
+  const asksWhetherOneCan = ASKS_WHETHER_ONE_CAN.test(normalize(question));
+  const stepsDoNotAnswer = asksConsequence || asksWhetherOneCan;
+  const abilities = asksWhetherOneCan ? actionStems(askedAbility(question, correctTerm)) : new Set<string>();
   // A question about a fact may be answered by a sentence that refers back to what it asks about ("It was finished in
   // 1889."); words asked for without a question, or steps, are said where they are.
   const readsOnFromBefore = query.isQuestion && !asksHowTo;
@@ -846,7 +868,7 @@ export function rankAnswerSentences(
       // list is quoted with its lead-in.
       if (/:$/.test(sentence.text) && !introduces) continue;
       // Nor, for a question about what follows an action, does one that announces the steps doing it.
-      if (asksConsequence && introduces && introduces.some((step) => STEP_TO_TAKE.test(normalize(step.text)))) continue;
+      if (stepsDoNotAnswer && introduces && introduces.some((step) => STEP_TO_TAKE.test(normalize(step.text)))) continue;
       const headingTerms = new Set<string>();
       for (const term of heading) if (weights.has(term) && !terms.has(term)) headingTerms.add(term);
       const contextTerms = new Set<string>();
@@ -864,6 +886,7 @@ export function rankAnswerSentences(
         headingTerms,
         contextTerms,
         followsStep,
+        saysWhoMay: asksWhetherOneCan && SAYS_WHO_MAY.test(sentence.normalized) && (abilities.size === 0 || stems.some((stem) => abilities.has(stem))),
         headedByQuestion: !asksHowTo && (weights.size >= MIN_HEADED_QUESTION_TERMS || headingAsks) && headingCovers >= HEADED_BY_QUESTION * totalWeight,
         opensSection: isOpening && headingAsks,
         namesAction: hasAction(stems) || hasAction(heading) || hasAction(titleTerms[sourceIndex] as Set<string>),
@@ -958,10 +981,11 @@ export function rankAnswerSentences(
       PAIR_BONUS * sentence.pairs +
       (definesIt ? (definitionKind(definition, sentence.normalized) === 'says' ? DEFINITION_BONUS : ENTRY_DEFINITION_BONUS) : 0) +
       (sentence.headedByQuestion && sentence.opensSection ? SECTION_OPENING_BONUS : 0) +
-      (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) -
+      (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) +
+      (sentence.saysWhoMay ? SAYS_WHO_MAY_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       (sentence.stepOfOtherTask ? OTHER_TASK_STEP_PENALTY : 0) -
-      (asksConsequence && STEP_TO_TAKE.test(sentence.normalized) ? STEP_FOR_CONSEQUENCE_PENALTY : 0) -
+      (stepsDoNotAnswer && STEP_TO_TAKE.test(sentence.normalized) ? STEP_FOR_CONSEQUENCE_PENALTY : 0) -
       LENGTH_PENALTY * Math.log(Math.max(words, 1) / LENGTH_REFERENCE);
     return { ...sentence, words, typeMatch, coverage: covered / totalWeight, score, definesIt, definition: definesIt ? definitionKind(definition, sentence.normalized) : undefined };
   });
@@ -998,6 +1022,7 @@ export function rankAnswerSentences(
     asksHowTo,
     asksWhatItIs: query.isQuestion && defines !== undefined,
     asksConsequence,
+    stepsDoNotAnswer,
     actionMissing: actionNamed ? undefined : action,
     procedure: asksHowTo
       ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
@@ -1135,7 +1160,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // question asks for a quantity or a time and the best sentence gives one, that sentence says it ("How big can an
   // uploaded file be?": "By default, each file can be up to 25 MB.", not the steps of an upload).
   // A question about what follows an action is not answered by the steps that do it.
-  const stepsForConsequence = (steps: readonly { text: string }[]) => ranked.asksConsequence === true && steps.some((step) => STEP_TO_TAKE.test(normalize(step.text)));
+  const stepsForConsequence = (steps: readonly { text: string }[]) => ranked.stepsDoNotAnswer === true && steps.some((step) => STEP_TO_TAKE.test(normalize(step.text)));
   const procedure =
     ranked.procedure &&
     (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE ||
@@ -1184,7 +1209,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     // lead-in ("add, edit or delete comments,").
     if (candidate.introduces || isListFragment(candidate)) continue;
     // Nor, asked what follows an action, does a step that does it.
-    if (ranked.asksConsequence === true && STEP_TO_TAKE.test(normalize(candidate.text))) continue;
+    if (ranked.stepsDoNotAnswer === true && STEP_TO_TAKE.test(normalize(candidate.text))) continue;
     // A sentence that says what the asked thing is answers "What is …?" whole: "Submit the correction." adds nothing to
     // "A correction is a draft article made of …".
     // Nor does a glossary's entry or a judgement add to a sentence that says what it is: "agents – each with a name, …"
