@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, countChunkTerms, createIndexedChunk } from './bm25-index';
 import { splitSentences } from './chunker';
-import { composeExtractiveAnswer, joinAnswerPieces, layOutAnswer, rankAnswerSentences, type AnswerSource, type ExtractiveAnswerOptions } from './extractive-answer';
+import { composeExtractiveAnswer, definitionFinder, joinAnswerPieces, layOutAnswer, rankAnswerSentences, type AnswerSource, type ExtractiveAnswerOptions } from './extractive-answer';
 
 const sources: AnswerSource[] = [
   {
@@ -433,6 +433,20 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('What is a draft?', drafts, idfOf(drafts), { maxSentences: 3, maxScoreGap: 1 })?.sentences.map(({ text }) => text)).toEqual([
       'A draft is an article that is not published yet.',
     ]);
+  });
+
+  it('answers the difference between two things with what one of them is, not with a sentence that says different', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Editing articles', text: '## Drafts are different\n\nDrafts are edited in the Drafts view, not in the Articles table.', score: 10 },
+      { articleId: 2, title: 'Not found', text: '- **Different words.** The search matches forms of the same word, so "adding articles" finds "add an article".', score: 8 },
+      { articleId: 3, title: 'Publishing', text: 'A draft is an article that is not published yet: everything new starts as one.', score: 5 },
+    ];
+    for (const question of ['What is the difference between a draft and an article?', "What's the difference between an article and a draft?"]) {
+      expect(composeExtractiveAnswer(question, guide, idfOf(guide))?.sentences.map(({ text }) => text)).toEqual([
+        'A draft is an article that is not published yet: everything new starts as one.',
+      ]);
+    }
+    expect(definitionFinder('What is the difference between a draft and an article?')?.('Drafts wait. An article is a page that answers questions.')).toBe(true);
   });
 
   it('prefers the sentence that says what it is to a glossary entry or a sentence that says something of it, and quotes it alone', () => {

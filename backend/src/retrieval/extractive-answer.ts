@@ -470,6 +470,13 @@ const ASKS_WHAT_IT_IS =
   /^\s*(?:(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)|what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+(?:do|mean|stand\s+for))\s*\?*\s*$/i;
 /** "What can an editor do?": a question that asks what someone or something can do (X in group 1). */
 const ASKS_WHAT_IT_CAN_DO = /^\s*what\s+(?:can|could|may)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+do\s*\?*\s*$/i;
+/**
+ * "What is the difference between a draft and an article?": what each of the two is (groups 1 and 2), and a sentence
+ * that says what one is ("A draft is an article that is not published yet") tells the difference.
+ */
+const ASKS_DIFFERENCE = /^\s*what(?:\s+is|\s+are|'s)\s+the\s+differences?\s+between\s+([^?]+?)\s+and\s+([^?]+?)\s*\?*\s*$/i;
+/** The stem of "difference", "different", "differ". */
+const DIFFERENCE_TERM = tokenizedText('difference').terms[0];
 /** A sentence that says what X is ("The semantic firewall is an optional safety layer.") scores this much more. */
 const DEFINITION_BONUS = 0.3;
 /**
@@ -502,19 +509,25 @@ const MAX_DEFINED_WORDS = 6;
 function definitionPattern(question: string, isQuestion: boolean): RegExp | undefined {
   const canDo = isQuestion ? ASKS_WHAT_IT_CAN_DO.exec(question)?.[1] : undefined;
   const asked = isQuestion ? ASKS_WHAT_IT_IS.exec(question) : undefined;
-  const subject = isQuestion ? (canDo ?? asked?.[1] ?? asked?.[2]) : question;
-  const words = normalize(subject ?? '').match(/[a-z0-9]+/g) ?? [];
-  if (words.length === 0 || words.length > MAX_DEFINED_WORDS || tokenizedText(words.join(' ')).terms.length === 0) return undefined;
-  // "What are drafts?" is answered by "A draft is …": the last word is read with or without its plural s.
-  const named = words.filter((word, index) => index > 0 || !/^(?:an?|the)$/.test(word)).map((word, index, all) => (index === all.length - 1 && word.length > 3 ? word.replace(/s$/, '') : word));
+  const difference = isQuestion && canDo === undefined ? ASKS_DIFFERENCE.exec(question) : null;
+  const subjects = difference ? [difference[1], difference[2]] : [isQuestion ? (canDo ?? asked?.[1] ?? asked?.[2]) : question];
+  const names: string[] = [];
+  for (const subject of subjects) {
+    const words = normalize(subject ?? '').match(/[a-z0-9]+/g) ?? [];
+    if (words.length === 0 || words.length > MAX_DEFINED_WORDS || tokenizedText(words.join(' ')).terms.length === 0) return undefined;
+    // "What are drafts?" is answered by "A draft is …": the last word is read with or without its plural s.
+    const named = words.filter((word, index) => index > 0 || !/^(?:an?|the)$/.test(word)).map((word, index, all) => (index === all.length - 1 && word.length > 3 ? word.replace(/s$/, '') : word));
+    names.push(named.join('[\\s_-]+'));
+  }
+  const named = names.length === 1 ? (names[0] as string) : `(?:${names.join('|')})`;
   // "What can an editor do?" is answered by what says what editors can do: "Editors can: …"; it may be named in a bracket
   // or before one: "An admin (administrator) can do everything: …" for an admin and an administrator.
-  if (canDo !== undefined) return new RegExp(`^(?:(?:an?|the)\\s+)?(?:[a-z]+\\s+\\()?${named.join('[\\s_-]+')}s?\\)?(?:\\s+\\([^)]*\\))?\\s+(?:can|could|may)\\b`);
+  if (canDo !== undefined) return new RegExp(`^(?:(?:an?|the)\\s+)?(?:[a-z]+\\s+\\()?${named}s?\\)?(?:\\s+\\([^)]*\\))?\\s+(?:can|could|may)\\b`);
   // "Drafts are edited in …" says what is done with them, not what they are.
   // A glossary's entry says it with a dash: "multiple_model – when on, …".
   // The glossary's dash is captured (group 1): such an entry says what a setting holds, not what the thing is.
   return new RegExp(
-    `^(?:(?:an?|the)\\s+)?${named.join('[\\s_-]+')}s?(?:\\s+(?:is|are|was|were)\\b(?!\\s+(?:(?:not|never|also|only|[a-z]+ly)\\s+)?[a-z]+(?:ed|en)\\b)|(\\s+[–—]\\s))`,
+    `^(?:(?:an?|the)\\s+)?${named}s?(?:\\s+(?:is|are|was|were)\\b(?!\\s+(?:(?:not|never|also|only|[a-z]+ly)\\s+)?[a-z]+(?:ed|en)\\b)|(\\s+[–—]\\s))`,
   );
 }
 
@@ -733,8 +746,12 @@ export function rankAnswerSentences(
   // question measures (size) counts a little, as in the search. A misspelt word is read as the search read it
   // (`correctTerm`, the index's correction).
   const query = parseQuery(question, { answerTypeWordWeight: 0, quantityDimensionWeight: ANSWER_TYPE_WORD_WEIGHT, correctTerm });
-  // A measure no source names ("length" for "how long") tells nothing of them.
-  const questionTerms = [...query.terms].filter(([term, weight]) => weight > 0 && !(query.measures?.has(term) && !sourcesName(sources, term)));
+  // A measure no source names ("length" for "how long") tells nothing of them; nor does "difference" of the difference
+  // between two things, which what each of them is tells ("Different words." is no answer to it).
+  const asksDifference = ASKS_DIFFERENCE.test(question);
+  const questionTerms = [...query.terms].filter(
+    ([term, weight]) => weight > 0 && !(query.measures?.has(term) && !sourcesName(sources, term)) && !(asksDifference && term === DIFFERENCE_TERM),
+  );
   if (questionTerms.length === 0 || sources.length === 0) return null;
   const weights = new Map<string, number>();
   let totalWeight = 0;
