@@ -907,6 +907,23 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     );
   });
 
+  it('answers a how-to question with the sentence that says how, not with the steps of another task led in by "To …:"', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Installing',
+        text:
+          '## Single sign-on\n\nTo set up single sign-on with OpenID Connect:\n\n1. Register the assistant with your provider.\n2. Set AUTH_ENABLED=true.\n3. Restart the product. ' +
+          'The sign-in page then offers **Sign in with single sign-on**.',
+        score: 9,
+      },
+      { articleId: 2, title: 'Signing in', text: 'To sign in (log in), open the app: the Sign in page offers **Sign in with single sign-on** where it is enabled.', score: 8 },
+    ];
+    const answer = (question: string) => composeExtractiveAnswer(question, guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text) ?? [];
+    expect(answer('How do I sign in with single sign-on?')).toEqual(['To sign in (log in), open the app: the Sign in page offers Sign in with single sign-on where it is enabled.']);
+    expect(answer('How do I set up single sign-on?')).toEqual(expect.arrayContaining(['Register the assistant with your provider.', 'Set AUTH_ENABLED=true.']));
+  });
+
   it('answers whether someone can do something with the sentence that says who may, not with a step or a sentence that only shares its words', () => {
     const guide: AnswerSource[] = [
       {

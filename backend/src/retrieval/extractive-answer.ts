@@ -495,6 +495,8 @@ const SAYS_THE_SAME: ReadonlyMap<string, string> = new Map([
 ]);
 /** "To change the theme, start …": for a how-to question, a sentence that says how to do what it asks. */
 const INSTRUCTION = /^to\s+([^,:;]+),/;
+/** "To set up single sign-on:": the lead-in of a list of steps, and what they do (group 1). */
+const LEAD_IN_PURPOSE = /^to\s+([^:]+):\s*$/;
 /** …scores this much more when its purpose clause has a question word (as a definition does for "What is X?"). */
 const INSTRUCTION_BONUS = DEFINITION_BONUS;
 /** Longest subject (in words) a definition is looked for. */
@@ -1016,6 +1018,18 @@ export function rankAnswerSentences(
   });
   const termShares = new Map([...weights].map(([term, weight]) => [term, weight / totalWeight]));
   const actionNamed = action === undefined || [...actions].some((stem) => sourcesName(sources, stem));
+  // "How do I sign in with single sign-on?": the steps "To set up single sign-on:" are another task's when the best
+  // sentence says how to do the asked one ("To sign in (log in), open the app: the Sign in page offers …").
+  const purposeSaysAction = (text: string): boolean | undefined => {
+    const purpose = INSTRUCTION.exec(normalize(text))?.[1] ?? LEAD_IN_PURPOSE.exec(normalize(text))?.[1];
+    if (purpose === undefined) return undefined;
+    if (phrasal !== undefined) return phrasal.says.test(purpose);
+    return actions.size > 0 ? tokenizedText(purpose).terms.some((term) => actions.has(term)) : undefined;
+  };
+  const best = candidates[0];
+  const procedure = asksHowTo
+    ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
+    : undefined;
   return {
     candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, contextTerms, followsStep, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition }) => ({
       text,
@@ -1041,9 +1055,7 @@ export function rankAnswerSentences(
     asksConsequence,
     stepsDoNotAnswer,
     actionMissing: actionNamed ? undefined : action,
-    procedure: asksHowTo
-      ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
-      : undefined,
+    procedure: procedure && !(procedure.leadIn !== undefined && purposeSaysAction(procedure.leadIn) === false && best !== undefined && purposeSaysAction(best.text) === true) ? procedure : undefined,
     list: bestList(sources, weights, totalWeight, false, 'contextCoverage', new Set(), quotesQuestion),
   };
 }
