@@ -92,14 +92,16 @@ export function askedAction(question: string, correctTerm?: (term: string) => st
 const DETERMINER = /^(?:a|an|the|any|every|all|my|our|your|their|his|her|its)$/;
 /**
  * The stem of what a question asks whether someone or something other than the asker can do ("Can a user delete
- * articles?", "May editors publish drafts?": delet, publish), read as the word after a one-word subject; undefined for
+ * articles?", "May editors publish drafts?", "Who can create organisations?": delet, publish, creat), read as the word
+ * after a one-word subject, or after "who can"; undefined for
  * a light verb ("Can a user get …?") or when the question does not ask so.
  */
 export function askedAbility(question: string, correctTerm?: (term: string) => string | undefined): string | undefined {
   const words = normalize(question).match(/[a-z]+/g) ?? [];
   let at = words.findIndex((word) => /^(?:can|could|may)$/.test(word));
   if (at < 0) return undefined;
-  at += DETERMINER.test(words[at + 1] ?? '') ? 3 : 2;
+  // "Who can create …?": the verb follows; "Can a user create …?": it follows the subject.
+  at += words[at - 1] === 'who' ? 1 : DETERMINER.test(words[at + 1] ?? '') ? 3 : 2;
   const verb = words[at];
   if (verb === undefined || LIGHT_VERB.test(verb)) return undefined;
   const stem = stemOf(verb);

@@ -942,6 +942,7 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     const createKey = answer('Can a user create an API key?');
     expect(createKey[0]).toBe('Only administrators can create API keys.');
     expect(createKey).not.toContain('Select Create key.');
+    expect(answer('Who can create API keys?')).toEqual(['Only administrators can create API keys.']);
     // Asked how, by the asker, the steps are the answer.
     expect(answer('How do I create an API key?')).toEqual(expect.arrayContaining(['Open API keys.', 'Select Create key.']));
   });

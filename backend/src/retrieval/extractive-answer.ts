@@ -636,9 +636,10 @@ const STEP_FOR_CONSEQUENCE_PENALTY = 0.5;
  * someone or something other than the asker can do something. A sentence saying who may or what it does answers it ("Users
  * cannot add, edit or delete articles…", "Changing settings requires the admin role."); a step doing it ("Select Create
  * key.") does not, nor one that only shares the question's words ("Users found answers citing this article not helpful.").
- * "Can I …?" asks how to, and is read as a how-to question.
+ * So does "Who can create organisations?". "Can I …?" asks how to, and is read as a how-to question.
  */
-const ASKS_WHETHER_ONE_CAN = /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]/;
+const ASKS_WHETHER_ONE_CAN =
+  /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]|who\s+(?:can|could|may)\s+[a-z])/;
 /** Words that say who may do what, or what something can do. */
 const SAYS_WHO_MAY = /\b(?:can|cannot|may|only|requires?|required|allow|allows|allowed|permitted|permission)\b/;
 /** For a question whether one can do something, a sentence saying who may or what can be done, naming it (`SAYS_WHO_MAY`). */
