@@ -887,7 +887,7 @@ export function rankAnswerSentences(
       // A sentence that announces what follows ("Run this from the project folder:") says nothing without it; only a
       // list is quoted with its lead-in.
       if (/:$/.test(sentence.text) && !introduces) continue;
-      // Nor, for a question about what follows an action, does one that announces the steps doing it.
+      // Nor, for a question that steps do not answer (what follows an action, whether one can), does one that announces steps.
       if (stepsDoNotAnswer && introduces && introduces.some((step) => STEP_TO_TAKE.test(normalize(step.text)))) continue;
       const headingTerms = new Set<string>();
       for (const term of heading) if (weights.has(term) && !terms.has(term)) headingTerms.add(term);
@@ -1189,8 +1189,8 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // ("What file types can I upload?": "Supported file types / You can upload: - PDF documents, - …"); but where the
   // question asks for a quantity or a time and the best sentence gives one, that sentence says it ("How big can an
   // uploaded file be?": "By default, each file can be up to 25 MB.", not the steps of an upload).
-  // A question about what follows an action is not answered by the steps that do it.
-  const stepsForConsequence = (steps: readonly { text: string }[]) => ranked.stepsDoNotAnswer === true && steps.some((step) => STEP_TO_TAKE.test(normalize(step.text)));
+  // A question about what follows an action, or whether someone can do it, is not answered by the steps that do it.
+  const stepsThatDoNotAnswer = (steps: readonly { text: string }[]) => ranked.stepsDoNotAnswer === true && steps.some((step) => STEP_TO_TAKE.test(normalize(step.text)));
   const procedure =
     ranked.procedure &&
     (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE ||
@@ -1200,13 +1200,13 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
         ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
         : ranked.list &&
             first.typeMatch !== true &&
-            !stepsForConsequence(ranked.list.steps) &&
+            !stepsThatDoNotAnswer(ranked.list.steps) &&
             ranked.list.contextCoverage >= MIN_LIST_COVERAGE &&
             ranked.list.contextCoverage - first.coverage >= MIN_LIST_GAIN
           ? ranked.list
-          : first.introduces && first.introduces.length > 1 && first.introduces.length <= MAX_STEPS && !stepsForConsequence(first.introduces)
+          : first.introduces && first.introduces.length > 1 && first.introduces.length <= MAX_STEPS && !stepsThatDoNotAnswer(first.introduces)
             ? { sourceIndex: first.sourceIndex, steps: first.introduces, leadIn: first.text }
-            : first.continuedBy && first.continuedBy.steps.length > 1 && first.continuedBy.steps.length <= MAX_STEPS && !stepsForConsequence(first.continuedBy.steps)
+            : first.continuedBy && first.continuedBy.steps.length > 1 && first.continuedBy.steps.length <= MAX_STEPS && !stepsThatDoNotAnswer(first.continuedBy.steps)
               ? { sourceIndex: first.sourceIndex, steps: first.continuedBy.steps, leadIn: first.continuedBy.leadIn, preface: first.text }
               : undefined;
   if (procedure) {
@@ -1238,7 +1238,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     // A sentence that announces a list ("You can:") says nothing without it, nor an item that only completes its list's
     // lead-in ("add, edit or delete comments,").
     if (candidate.introduces || isListFragment(candidate)) continue;
-    // Nor, asked what follows an action, does a step that does it.
+    // Nor, asked what follows an action or whether someone can do it, does a step that does it.
     if (ranked.stepsDoNotAnswer === true && STEP_TO_TAKE.test(normalize(candidate.text))) continue;
     // A sentence that says what the asked thing is answers "What is …?" whole: "Submit the correction." adds nothing to
     // "A correction is a draft article made of …".
