@@ -269,7 +269,7 @@ describe('restarts and the demo knowledge base', () => {
       expect(typed.body.result).toMatch(/^When the drafts look right:\n\n1\. Select Publish\.\n2\. Watch the progress bar\./)
       // Every suggested question of a new installation is answered by the guide's sentence that says it.
       const notFound = await server.call('/ask_qa', { method: 'POST', body: { command: 'What does the assistant do when it cannot find an answer?' } })
-      expect(notFound.body.result).toMatch(/^When the assistant cannot find an answer in the knowledge base, it replies that the answer was not found\. \[1\]/)
+      expect(notFound.body.result).toMatch(/^When the assistant cannot find an answer in the knowledge base, it says it does not know: it replies that the answer was not found\. \[1\]/)
       const settings = await server.call('/ask_qa', { method: 'POST', body: { command: 'Which settings change how answers are found?' } })
       expect(settings.body.result).toContain('search_type, score_threshold and num_sources_k')
       // A list whose heading and lead-in say what was asked answers it, though its items do not repeat the question.

@@ -11,6 +11,15 @@ describe('splitSentences', () => {
     expect(splitSentences('It works. Does it? Yes! Done')).toEqual(['It works.', 'Does it?', 'Yes!', 'Done']);
   });
 
+  it('goes on after a quoted question or exclamation when the sentence does', () => {
+    expect(splitSentences('"What about an organisation?" asks it again. Select "Go!" to start. He asked "Why?" Nobody knew.')).toEqual([
+      '"What about an organisation?" asks it again.',
+      'Select "Go!" to start.',
+      'He asked "Why?"',
+      'Nobody knew.',
+    ]);
+  });
+
   it('does not split on common abbreviations or decimals', () => {
     expect(splitSentences('Dr. Smith and Mr. Jones use tools, e.g. editors, i.e. apps, etc. for 3.5 hours. Next.')).toEqual([
       'Dr. Smith and Mr. Jones use tools, e.g. editors, i.e. apps, etc. for 3.5 hours.',

@@ -46,6 +46,10 @@ const DOTTED_INITIALISM = /^(?:\p{L}\.){2,}$/u;
 /** Sentence-final punctuation, optionally followed by closing quotes/brackets, then whitespace or end. */
 const SENTENCE_END = /[.!?]+["'\u201d\u2019)\]]*(?=\s|$)/gu;
 
+/** Sentence-final punctuation closed by a quote or bracket. */
+const QUOTE_CLOSED = /["'\u201d\u2019)\]]$/u;
+const LOWERCASE_LETTER = /^\p{Ll}/u;
+
 const HEADING_LINE = /^#{1,6}(?:\s|$)/;
 const LIST_ITEM_MARKER = /^(?:[-*+]|\d{1,3}[.)])\s+/;
 /** A numbered item's start, after any quote markers. */
@@ -171,6 +175,8 @@ function scanSpans(text: string): Span[] {
         if (isPeriodOnly && !periodEndsSentence(text, scanFrom, matchIndex + match[0].lastIndexOf('.'), nextCharacter)) {
           continue;
         }
+        // A quoted question or exclamation the sentence goes on after ('"What about an organisation?" asks …').
+        if (!isPeriodOnly && QUOTE_CLOSED.test(match[0]) && LOWERCASE_LETTER.test(nextCharacter)) continue;
         spans.push({ start: sentenceStart, end: matchEnd, kind, block });
         blockHasContent = true;
         kind = 'text';

@@ -60,6 +60,48 @@ describe('tokenize', () => {
     expect(tokenize('CD 40').every((term) => new Set(tokenize('CD40')).has(term))).toBe(true);
   });
 
+  it('keeps words of every script, with what their marks spell', () => {
+    expect(tokenize('مرحبا بالعالم')).toEqual(['مرحب', 'عالم']);
+    // Devanagari's vowel signs are marks: they spell the word and stay ("हिंदी", not "हद").
+    expect(tokenize('हिंदी किताब')).toEqual(['हिंदी', 'किताब']);
+    // Korean syllables stay syllables, as the question types them.
+    expect(tokenize('서울은 수도')).toEqual(['서울은', '수도']);
+    // Latin letters with no decomposition are letters, not separators ("Straße" was "stra", "e").
+    expect(tokenize('Straße Søren')).toEqual(['straße', 'søren']);
+    // Accents fold in Cyrillic as in Latin: "ё" and "е" meet.
+    expect(tokenize('ёлка')).toEqual(tokenize('елка'));
+  });
+
+  it("drops the stopwords of a word's script and stems it as its language, where one dominates the script", () => {
+    // "как" (how) is a stopword; the forms of "черновик" (draft) and "публиковать" (publish) meet.
+    expect(tokenize('Как опубликовать черновик?')).toEqual(['опубликова', 'черновик']);
+    expect(tokenize('черновики публикуются')).toEqual(['черновик', 'публик']);
+    expect(tokenize('публиковать')[0]).toMatch(/^публик/);
+    // Greek: the articles "η" and "της" go; Latin-script words keep the English rules.
+    expect(tokenize('Η Αθήνα είναι η πρωτεύουσα της Ελλάδας')).toEqual(['αθηνα', 'πρωτευουσα', 'ελλαδας']);
+  });
+
+  it('splits a language written without spaces into its words', () => {
+    // The particles は and の, and です, are stopwords.
+    expect(tokenize('東京は日本の首都です。')).toEqual(['東京', '日本', '首都']);
+    expect(tokenize('ภาษาไทย')).toEqual(['ภาษา', 'ไทย']);
+    // A Japanese word is found inside the sentence that has it.
+    expect(tokenize('日本の首都は東京です')).toContain('首都');
+  });
+
+  it('spells the Greek letters of a text that is not Greek, and leaves Greek text alone', () => {
+    expect(tokenize('TNF-α NF-κB β2 αβ T cells')).toEqual(['tnf', 'alpha', 'nf', 'kappab', 'beta2', 'beta', 'alphabeta', 'cell']);
+    expect(tokenize('Το α και το ω')).toEqual([]);
+  });
+
+  it('reads a negative contraction as its verb and "not", both stopwords', () => {
+    expect(tokenize("Why doesn't it know?")).toEqual(['know']);
+    expect(tokenize('I can’t sign in')).toEqual(['sign']);
+    // "won't" is "will not"; "won" alone is a word.
+    expect(tokenize("It won't publish; he won")).toEqual(['publish', 'won']);
+    expect(tokenize("didn't haven't shouldn't")).toEqual([]);
+  });
+
   it('returns no tokens for text without letters or digits', () => {
     expect(tokenize('  ¿¡ — !!! ')).toEqual([]);
   });

@@ -1,17 +1,37 @@
 import { stemmer } from 'stemmer';
+import { scriptRuleOf } from './scripts';
 import { englishStopwords } from './stopwords';
 
 /** Tokens longer than this are dropped (hashes, base64 blobs, glued URLs). */
 const MAX_TOKEN_LENGTH = 40;
 
-/** Combining marks left over after canonical/compatibility decomposition. */
-const COMBINING_MARKS = /\p{M}+/gu;
+/**
+ * Combining marks on a Latin, Greek or Cyrillic letter (accents), folded away. In other scripts a mark is part of
+ * the spelling (Devanagari's vowel signs) and stays.
+ */
+const FOLDED_MARKS = /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{M}+/gu;
+/** Marks on no letter (left after a stripped one, or on a digit or symbol). */
+const STRAY_MARKS = /(?<![\p{L}\p{M}])\p{M}+/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
+/** A word that begins with a Latin letter or digit: English rules. */
+const LATIN_LETTER = /^[\p{Script=Latin}\p{N}]/u;
 
-const TOKEN_PATTERN = /[a-z0-9]+/g;
+/**
+ * A word: letters of any script, with their marks, and digits. Languages written without spaces between words are
+ * split further (`WITHOUT_SPACES`).
+ */
+const TOKEN_PATTERN = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+/** The same for a text in ASCII, faster. */
+const ASCII_TOKEN_PATTERN = /[a-z0-9]+/g;
+
+/** Scripts written without spaces between words: a run of them is split into words by the platform's dictionary. */
+const WITHOUT_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const wordSegmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 /**
  * Greek letters spelled out, as writers without them do ("TNF-α" and "TNF-alpha", "NF-κB" and "NF-kappaB").
- * Otherwise [a-z0-9] drops them and "IFN-γ" would match every "IFN".
+ * Otherwise "IFN-γ" would match every "IFN". A text with a Greek word in it (three letters or more, standing alone)
+ * is Greek: its letters stay letters and its words, words. Elsewhere a Greek letter is a symbol, and is spelled.
  */
 const GREEK_LETTER_NAMES: Readonly<Record<string, string>> = {
   α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', ζ: 'zeta', η: 'eta', θ: 'theta',
@@ -19,9 +39,11 @@ const GREEK_LETTER_NAMES: Readonly<Record<string, string>> = {
   ς: 'sigma', σ: 'sigma', τ: 'tau', υ: 'upsilon', φ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
 };
 const GREEK_LETTER = /[\u03b1-\u03c9]/g;
+const HAS_GREEK_LETTER = /[\u03b1-\u03c9]/;
+const GREEK_WORD = /(?<![\p{L}\p{N}])[\u03b1-\u03c9]{3,}(?![\p{L}\p{N}])/u;
 
-function spellGreekLetters(text: string): string {
-  return text.replace(GREEK_LETTER, (letter) => GREEK_LETTER_NAMES[letter] ?? letter);
+function spellGreekLetters(token: string): string {
+  return HAS_GREEK_LETTER.test(token) ? token.replace(GREEK_LETTER, (letter) => GREEK_LETTER_NAMES[letter] ?? letter) : token;
 }
 
 /**
@@ -47,8 +69,8 @@ function porterStem(token: string): string {
 }
 
 /** A letter next to a digit: "il6", "apoe4", "covid19", "5ht". */
-const LETTER_DIGIT_BOUNDARY = /[a-z][0-9]|[0-9][a-z]/;
-const LETTER_OR_DIGIT_RUN = /[a-z]+|[0-9]+/g;
+const LETTER_DIGIT_BOUNDARY = /\p{L}\p{N}|\p{N}\p{L}/u;
+const LETTER_OR_DIGIT_RUN = /[\p{L}\p{M}]+|\p{N}+/gu;
 
 /**
  * The terms of one token: its stem, and for a token mixing letters and digits also its letter and digit runs
@@ -58,7 +80,10 @@ const LETTER_OR_DIGIT_RUN = /[a-z]+|[0-9]+/g;
  * runs do no better there.
  */
 function termsOfUncached(token: string): readonly string[] {
-  const stemmed = porterStem(token);
+  // A word in another script: its script's stopwords and stemmer (`scripts.ts`); Latin: Porter.
+  const rule = NON_ASCII.test(token) && !LATIN_LETTER.test(token) ? scriptRuleOf(token, normalize) : undefined;
+  if (rule?.stopwords.has(token)) return [];
+  const stemmed = rule ? rule.stem(token) : porterStem(token);
   if (!LETTER_DIGIT_BOUNDARY.test(token)) return [stemmed];
   const terms = [stemmed];
   for (const run of token.match(LETTER_OR_DIGIT_RUN) ?? []) {
@@ -78,17 +103,29 @@ function termsOf(token: string): readonly string[] {
 }
 
 /**
- * Compatibility-decomposes the text (NFKD), strips combining accents and
- * lowercases it: "Café ﬁle" becomes "cafe file".
+ * Compatibility-decomposes the text (NFKD), strips the accents of Latin, Greek and Cyrillic letters, lowercases it
+ * and composes what is left (NFC: Korean syllables stay syllables): "Café ﬁle" becomes "cafe file".
  */
 export function normalize(text: string): string {
-  return text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize('NFKD').replace(FOLDED_MARKS, '$1').replace(STRAY_MARKS, '').toLowerCase().normalize('NFC');
+}
+
+/** The words of a token in a script written without spaces ("東京は日本の首都" → 東京, は, 日本, の, 首都). */
+function* wordsOf(token: string): Iterable<string> {
+  if (!WITHOUT_SPACES.test(token)) {
+    yield token;
+    return;
+  }
+  for (const part of wordSegmenter.segment(token)) if (part.isWordLike) yield part.segment;
 }
 
 /**
  * Splits text into Porter-stemmed search terms: normalizes, spells out Greek
- * letters, keeps runs of [a-z0-9], drops English stopwords and tokens longer
- * than 40 characters; a token mixing letters and digits is followed by the
+ * letters outside Greek text, keeps words of letters and digits (of any script; words of a script
+ * written without spaces are found by the platform's word breaker), drops
+ * stopwords (English, or those of the word's script) and tokens longer than 40
+ * characters; a token mixing letters and digits is followed by the
  * stems of its letter and digit runs ("IL6" → il6, il).
  * Order is preserved and duplicates are kept.
  */
@@ -106,18 +143,40 @@ export function tokenizeWithWords(text: string): { terms: string[]; words: strin
   return { terms: analyzeWords(text, words), words };
 }
 
+/** A negative contraction ("doesn't", "can’t"): its verb (group 1) and "not", both stopwords, not "doesn" and "t". */
+const NEGATIVE_CONTRACTION = /\b([a-z]+)n['\u2019]t\b/g;
+/** The verbs a negative contraction does not spell whole ("won't" is "will not"). */
+const CONTRACTED_VERB: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
+
 function analyzeWords(text: string, words: string[] | undefined): string[] {
   const tokens: string[] = [];
-  const matches = spellGreekLetters(normalize(text)).match(TOKEN_PATTERN);
+  let normalized = normalize(text);
+  if (normalized.includes("n't") || normalized.includes('n\u2019t')) {
+    normalized = normalized.replace(NEGATIVE_CONTRACTION, (_, verb: string) => `${CONTRACTED_VERB[verb] ?? verb} not`);
+  }
+  if (!NON_ASCII.test(normalized)) {
+    for (const token of normalized.match(ASCII_TOKEN_PATTERN) ?? []) addToken(token, tokens, words);
+    return tokens;
+  }
+  const matches = normalized.match(TOKEN_PATTERN);
   if (matches === null) return tokens;
-  for (const token of matches) {
-    if (token.length > MAX_TOKEN_LENGTH || englishStopwords.has(token)) continue;
-    const terms = termsOf(token);
-    if (words !== undefined) words.push(terms[0] as string);
-    if (terms.length === 1) tokens.push(terms[0] as string);
-    else for (const term of terms) tokens.push(term);
+  const spell = HAS_GREEK_LETTER.test(normalized) && !GREEK_WORD.test(normalized);
+  const segment = WITHOUT_SPACES.test(normalized);
+  for (const match of matches) {
+    const token = spell ? spellGreekLetters(match) : match;
+    if (!segment) addToken(token, tokens, words);
+    else for (const word of wordsOf(token)) addToken(word, tokens, words);
   }
   return tokens;
+}
+
+function addToken(token: string, tokens: string[], words: string[] | undefined): void {
+  if (token.length > MAX_TOKEN_LENGTH || englishStopwords.has(token)) return;
+  const terms = termsOf(token);
+  if (terms.length === 0) return;
+  if (words !== undefined) words.push(terms[0] as string);
+  if (terms.length === 1) tokens.push(terms[0] as string);
+  else for (const term of terms) tokens.push(term);
 }
 
 /** Counts occurrences of each token, in first-occurrence order. */

@@ -162,6 +162,28 @@ describe('knowledge index', () => {
     expect(state.value).toEqual({ version: INDEX_FORMAT })
   })
 
+  it('finds articles written in other scripts by a question in their language', async () => {
+    const knowledge = new KnowledgeService(db)
+    const russian = await addArticle(knowledge, 'Публикация черновиков', 'Черновик публикует редактор: откройте черновик и выберите «Опубликовать».')
+    const japanese = await addArticle(knowledge, '下書きの公開', '編集者が下書きを開いて公開を選びます。')
+    await addArticle(knowledge, 'Themes', 'Each sponsor has its own theme, logo and colours.')
+    expect((await knowledge.search('Кто публикует черновик?', 5)).map((hit) => hit.articleId)).toEqual([russian])
+    expect((await knowledge.search('下書きを公開するには', 5)).map((hit) => hit.articleId)).toEqual([japanese])
+  })
+
+  it('rebuilds the chunks of the previous format, whose tokenizer kept only Latin letters, when it loads', async () => {
+    const content = 'Черновик публикует редактор.'
+    const [article] = await db.query<{ id: number }>(`INSERT INTO articles (title, content) VALUES ('Черновики', $1) RETURNING id`, [content])
+    // Format 3 found no term in Cyrillic.
+    await db.query(`INSERT INTO chunks (article_id, ordinal, text, terms, length) VALUES ($1, 0, $2, '{}'::jsonb, 0)`, [article.id, content])
+    await db.query(`INSERT INTO app_state (key, value) VALUES ('index_format', '{"version": 3}'::jsonb)`)
+    const knowledge = new KnowledgeService(db)
+    await knowledge.load()
+    expect((await knowledge.search('черновик', 5)).map((hit) => hit.articleId)).toEqual([article.id])
+    const [state] = await db.query<{ value: unknown }>(`SELECT value FROM app_state WHERE key = 'index_format'`)
+    expect(state.value).toEqual({ version: 4 })
+  })
+
   it('keeps chunks already in the current format as they are when it loads', async () => {
     const knowledge = new KnowledgeService(db)
     await addArticle(knowledge, 'Tea', 'Green tea is brewed at 80 degrees for two minutes.')
