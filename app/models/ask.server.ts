@@ -37,9 +37,17 @@ export async function getThread(session: ApiSession, threadId: number) {
   return { ...thread, turns: thread.turns.map(forReading) }
 }
 
-/** The user's own recent threads, by their first question. */
-export async function getRecentThreads(session: ApiSession) {
-  return (await callApi('/ask_threads', { session, query: { limit: 8 }, schema: AskThreads })).threads
+/** How many of the user's threads the Ask page lists, and how many once they ask to see more (the API's most). */
+export const RECENT_THREADS = 8
+export const MORE_RECENT_THREADS = 50
+
+/**
+ * The user's own recent threads, by their first question: `limit` of them, and whether there are more (one more is
+ * read to tell).
+ */
+export async function getRecentThreads(session: ApiSession, limit = RECENT_THREADS) {
+  const { threads } = await callApi('/ask_threads', { session, query: { limit: Math.min(limit + 1, MORE_RECENT_THREADS) }, schema: AskThreads })
+  return { threads: threads.slice(0, limit), hasMore: threads.length > limit }
 }
 
 /** Whether a language model writes the answers, and the models an asker may choose (Bot settings' multiple_model). */

@@ -80,6 +80,30 @@ test.describe('Ask: a conversation', () => {
     expect(await blockingViolations(page, browser, isScripted)).toEqual([])
   })
 
+  test('lists the latest threads, and more of them on request', async ({ page }, testInfo) => {
+    // Nine new threads, asked as the form asks; the list shows eight, the newest first, and offers more.
+    const marker = `${testInfo.project.name} ${Date.now()}`
+    const questions = Array.from({ length: 9 }, (_, index) => `How do I add an article? (${marker}, ${index + 1})`)
+    for (const question of questions) {
+      const asked = await page.request.post('/ask', { form: { question }, maxRedirects: 0 })
+      expect(asked.status()).toBe(302)
+    }
+    await page.goto('/ask')
+    const recent = page.getByRole('region', { name: 'Your recent questions' })
+    const more = recent.getByRole('link', { name: 'Show more of your questions' })
+    await expect(recent.getByRole('listitem')).toHaveCount(8)
+    await expect(recent).toContainText(questions[8] as string)
+    await expect(recent).not.toContainText(questions[0] as string)
+    await more.click()
+    await expect(page).toHaveURL(/[?&]recent=more(&|#)/)
+    await expect(recent).toContainText(questions[0] as string)
+    expect(await recent.getByRole('listitem').count()).toBeGreaterThan(8)
+    await expect(more).toHaveCount(0)
+    // A thread opened from the longer list is read as any other.
+    await recent.getByRole('link', { name: questions[0] as string }).click()
+    await expect(page.getByRole('region', { name: 'Answer' })).toContainText(`You asked: ${questions[0]}`)
+  })
+
   test('a source read and Back to Ask return to the thread with its answer, whether or not the browser sends a Referer', async ({ page }, testInfo) => {
     const isScripted = testInfo.project.name === 'js'
     // Followed as a browser that sends no Referer does (a privacy setting): the way back is what the link carries.

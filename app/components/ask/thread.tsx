@@ -61,9 +61,12 @@ export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
 export function RecentThreads({
   threads,
   currentThread,
+  moreHref,
 }: {
   threads: { thread_id: number; command: string; turns: number; last_asked: string }[]
   currentThread: number | null
+  /** Where the list goes on, when the user has more threads than it shows. */
+  moreHref: string | null
 }) {
   if (threads.length === 0) return null
   return (
@@ -83,6 +86,11 @@ export function RecentThreads({
           </li>
         ))}
       </ul>
+      {moreHref ? (
+        <p>
+          <a href={moreHref}>Show more of your questions</a>
+        </p>
+      ) : null}
     </section>
   )
 }

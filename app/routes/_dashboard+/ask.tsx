@@ -24,6 +24,8 @@ import {
   getBotInfo,
   getRecentThreads,
   getThread,
+  MORE_RECENT_THREADS,
+  RECENT_THREADS,
   getWhoAmI,
   ModeForm,
   parseAskForm,
@@ -65,6 +67,14 @@ function answerPath(address: { thread?: number | null; task?: string | null; log
   return `/ask${query ? `?${query}` : ''}${query ? hash : ''}`
 }
 
+/** The same page listing more of the user's threads, opened at the list: what it shows stays (not a slow answer's check). */
+function moreRecentHref(url: URL): string {
+  const params = new URLSearchParams(url.searchParams)
+  params.delete('check')
+  params.set('recent', 'more')
+  return `/ask?${params.toString()}#recent-heading`
+}
+
 type AskMode = 'expert' | 'agent'
 
 const AGENT_FORM_ID = 'ask-agent'
@@ -89,6 +99,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const chosenMode = session.get('askMode')
   const mode: AskMode = chosenMode === 'agent' || chosenMode === 'expert' ? chosenMode : getEnv().TARGET
   const threadId = logIdOf(threadParam)
+  // "Show more" lists the user's threads as far as the API goes (`?recent=more`).
+  const showsMoreRecent = url.searchParams.get('recent') === 'more'
   const [whoAmI, botInfo, models, recent, thread] = await Promise.all([
     getWhoAmI(api),
     mayReadBotInfo && showBotInfo ? getBotInfo(api) : Promise.resolve(null),
@@ -97,8 +109,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       if (error instanceof ApiError) return NO_MODELS
       throw error
     }),
-    getRecentThreads(api).catch((error: unknown): Awaited<ReturnType<typeof getRecentThreads>> => {
-      if (error instanceof ApiError) return []
+    getRecentThreads(api, showsMoreRecent ? MORE_RECENT_THREADS : RECENT_THREADS).catch((error: unknown): Awaited<ReturnType<typeof getRecentThreads>> => {
+      if (error instanceof ApiError) return { threads: [], hasMore: false }
       throw error
     }),
     threadId
@@ -122,7 +134,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     check,
     models,
     mode,
-    recent,
+    recent: recent.threads,
+    moreRecentHref: recent.hasMore && !showsMoreRecent ? moreRecentHref(url) : null,
     threadId: thread?.thread_id ?? null,
     isUnknownThread: threadParam !== null && thread === null,
   }
@@ -247,7 +260,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function AskRoute() {
   const data = useLoaderData<typeof loader>()
-  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, threadId, isUnknownThread } = data
+  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, moreRecentHref, threadId, isUnknownThread } = data
   const earlier = data.earlier as RenderedAnswer[]
   const actionData = useActionData<typeof action>()
   // A switch of the way to ask that carried a draft: the choice made and the text typed. With scripts the page
@@ -490,7 +503,7 @@ export default function AskRoute() {
         </section>
       ) : null}
 
-      <RecentThreads threads={recent} currentThread={threadId} />
+      <RecentThreads threads={recent} currentThread={threadId} moreHref={moreRecentHref} />
 
       {mayReadBotInfo ? (
         <section id={BOT_INFO_ID} className={layout.card} aria-labelledby="bot-info-heading">
