@@ -20,6 +20,14 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('splits Chinese and Japanese at their full stops, which no space follows, and Hindi at the danda', () => {
+    expect(splitSentences('図書館カードは無料です。一度に十冊まで借りられます！本当？はい。')).toEqual(['図書館カードは無料です。', '一度に十冊まで借りられます！', '本当？', 'はい。']);
+    // A quotation the sentence goes on after is part of it.
+    expect(splitSentences('「はい。」と言った。次です。')).toEqual(['「はい。」と言った。', '次です。']);
+    expect(splitSentences('यह पहला वाक्य है। यह दूसरा है।')).toEqual(['यह पहला वाक्य है।', 'यह दूसरा है।']);
+    expect(splitSentences('هل هذا سؤال؟ نعم.')).toEqual(['هل هذا سؤال؟', 'نعم.']);
+  });
+
   it('does not split on common abbreviations or decimals', () => {
     expect(splitSentences('Dr. Smith and Mr. Jones use tools, e.g. editors, i.e. apps, etc. for 3.5 hours. Next.')).toEqual([
       'Dr. Smith and Mr. Jones use tools, e.g. editors, i.e. apps, etc. for 3.5 hours.',

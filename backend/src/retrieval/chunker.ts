@@ -6,6 +6,8 @@
  * `splitSentences` returns the sentences with Markdown markers stripped.
  */
 
+import { countWords } from './text';
+
 export interface ChunkDraft {
   ordinal: number;
   text: string;
@@ -43,12 +45,18 @@ const ABBREVIATIONS: ReadonlySet<string> = new Set([
 /** Dotted initialisms such as "u.s." or "a.m." */
 const DOTTED_INITIALISM = /^(?:\p{L}\.){2,}$/u;
 
-/** Sentence-final punctuation, optionally followed by closing quotes/brackets, then whitespace or end. */
-const SENTENCE_END = /[.!?]+["'\u201d\u2019)\]]*(?=\s|$)/gu;
+/**
+ * Sentence-final punctuation, optionally followed by closing quotes/brackets, then whitespace or end; or the full stop,
+ * exclamation and question marks of Chinese and Japanese (。！？, with their closing brackets), which no space follows;
+ * or Arabic's question mark and the danda of Hindi and other Indian scripts.
+ */
+const SENTENCE_END = /[.!?\u061f\u0964\u0965]+["'\u201d\u2019)\]]*(?=\s|$)|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*/gu;
 
 /** Sentence-final punctuation closed by a quote or bracket. */
 const QUOTE_CLOSED = /["'\u201d\u2019)\]]$/u;
 const LOWERCASE_LETTER = /^\p{Ll}/u;
+const CJK_QUOTE_CLOSED = /[\u300d\u300f\uff09]$/u;
+const LETTER = /^\p{L}/u;
 
 const HEADING_LINE = /^#{1,6}(?:\s|$)/;
 const LIST_ITEM_MARKER = /^(?:[-*+]|\d{1,3}[.)])\s+/;
@@ -65,14 +73,6 @@ interface Span {
   block: number;
 }
 
-/** Counts whitespace-separated tokens that contain at least one letter or digit. */
-function countWords(text: string): number {
-  let count = 0;
-  for (const word of text.split(/\s+/)) {
-    if (WORD_CHARACTER.test(word)) count += 1;
-  }
-  return count;
-}
 
 function hasWordContent(text: string): boolean {
   return WORD_CHARACTER.test(text);
@@ -171,12 +171,14 @@ function scanSpans(text: string): Span[] {
         let next = matchEnd;
         while (next < contentEnd && /\s/.test(text[next] ?? '')) next += 1;
         const nextCharacter = next < contentEnd ? (text[next] ?? '') : '';
-        const isPeriodOnly = !/[!?]/.test(match[0]);
+        const isPeriodOnly = /^\.+/.test(match[0]) && !/[!?]/.test(match[0]);
         if (isPeriodOnly && !periodEndsSentence(text, scanFrom, matchIndex + match[0].lastIndexOf('.'), nextCharacter)) {
           continue;
         }
         // A quoted question or exclamation the sentence goes on after ('"What about an organisation?" asks …').
         if (!isPeriodOnly && QUOTE_CLOSED.test(match[0]) && LOWERCASE_LETTER.test(nextCharacter)) continue;
+        // Likewise in Chinese and Japanese, where the sentence goes on right after the closing bracket (「はい。」と言った。).
+        if (CJK_QUOTE_CLOSED.test(match[0]) && next === matchEnd && LETTER.test(nextCharacter)) continue;
         spans.push({ start: sentenceStart, end: matchEnd, kind, block });
         blockHasContent = true;
         kind = 'text';

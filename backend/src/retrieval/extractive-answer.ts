@@ -2,7 +2,7 @@ import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
 import { actionStems, activeHowTo, askedAbility, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 import { ANSWER_TYPE_WORD_WEIGHT, pairTerm, parseQuery, type AnswerType } from './query';
-import { normalize, tokenizeWithWords } from './text';
+import { countWords, normalize, tokenizeWithWords } from './text';
 
 export interface AnswerSource {
   articleId: number;
@@ -233,11 +233,6 @@ function termWeight(weightOf: (term: string) => number, term: string): number {
   return Number.isFinite(weight) && weight > 0 ? weight : 0;
 }
 
-function countWords(text: string): number {
-  let count = 0;
-  for (const word of text.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(word)) count += 1;
-  return count;
-}
 
 /** A passage's sentence with what ranking needs of it, whatever the question. */
 interface AnalyzedSentence extends SentenceInfo {

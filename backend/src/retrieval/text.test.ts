@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { englishStopwords } from './stopwords';
-import { normalize, termFrequencies, tokenize } from './text';
+import { countWords, normalize, termFrequencies, tokenize } from './text';
 
 describe('normalize', () => {
   it('lowercases and strips combining accents', () => {
@@ -104,6 +104,15 @@ describe('tokenize', () => {
 
   it('returns no tokens for text without letters or digits', () => {
     expect(tokenize('  ¿¡ — !!! ')).toEqual([]);
+  });
+});
+
+describe('countWords', () => {
+  it('counts the words of a text, in a script written without spaces too', () => {
+    expect(countWords('You can borrow ten books — at a time.')).toBe(8);
+    // 一度, に, 十, 冊, まで, … by the platform's dictionary: several words, not one.
+    expect(countWords('一度に十冊まで借りられます。')).toBeGreaterThanOrEqual(5);
+    expect(countWords('東京')).toBe(1);
   });
 });
 

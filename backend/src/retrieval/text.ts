@@ -111,6 +111,28 @@ export function normalize(text: string): string {
   return text.normalize('NFKD').replace(FOLDED_MARKS, '$1').replace(STRAY_MARKS, '').toLowerCase().normalize('NFC');
 }
 
+const HAS_WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * How many words a text has: its whitespace-separated pieces with a letter or digit, a piece in a script written
+ * without spaces counting its words ("一度に十冊まで借りられます" is 6, not 1), so that chunk and answer lengths mean the same
+ * in every language.
+ */
+export function countWords(text: string): number {
+  let count = 0;
+  for (const piece of text.split(/\s+/)) {
+    if (!HAS_WORD_CHARACTER.test(piece)) continue;
+    if (!WITHOUT_SPACES.test(piece)) {
+      count += 1;
+      continue;
+    }
+    let words = 0;
+    for (const part of wordSegmenter.segment(piece)) if (part.isWordLike) words += 1;
+    count += Math.max(1, words);
+  }
+  return count;
+}
+
 /** The words of a token in a script written without spaces ("東京は日本の首都" → 東京, は, 日本, の, 首都). */
 function* wordsOf(token: string): Iterable<string> {
   if (!WITHOUT_SPACES.test(token)) {
