@@ -120,9 +120,10 @@ const HAS_WORD_CHARACTER = /[\p{L}\p{N}]/u;
  */
 export function countWords(text: string): number {
   let count = 0;
+  const mayNeedSegmenting = NON_ASCII.test(text);
   for (const piece of text.split(/\s+/)) {
     if (!HAS_WORD_CHARACTER.test(piece)) continue;
-    if (!WITHOUT_SPACES.test(piece)) {
+    if (!mayNeedSegmenting || !WITHOUT_SPACES.test(piece)) {
       count += 1;
       continue;
     }
