@@ -68,7 +68,7 @@ function answerPath(address: { thread?: number | null; task?: string | null; log
 }
 
 /** The same page listing more of the user's threads, opened at the list: what it shows stays (not a slow answer's check). */
-function moreRecentHref(url: URL): string {
+function moreRecentPath(url: URL): string {
   const params = new URLSearchParams(url.searchParams)
   params.delete('check')
   params.set('recent', 'more')
@@ -135,7 +135,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     models,
     mode,
     recent: recent.threads,
-    moreRecentHref: recent.hasMore && !showsMoreRecent ? moreRecentHref(url) : null,
+    moreRecentHref: recent.hasMore && !showsMoreRecent ? moreRecentPath(url) : null,
     threadId: thread?.thread_id ?? null,
     isUnknownThread: threadParam !== null && thread === null,
   }

@@ -115,7 +115,7 @@ const HAS_WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
 /**
  * How many words a text has: its whitespace-separated pieces with a letter or digit, a piece in a script written
- * without spaces counting its words ("一度に十冊まで借りられます" is 6, not 1), so that chunk and answer lengths mean the same
+ * without spaces counting its words ("一度に十冊まで借りられます" is 一度, に, 十, 冊, …, not one), so that chunk and answer lengths mean the same
  * in every language.
  */
 export function countWords(text: string): number {
