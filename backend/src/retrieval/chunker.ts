@@ -73,7 +73,6 @@ interface Span {
   block: number;
 }
 
-
 function hasWordContent(text: string): boolean {
   return WORD_CHARACTER.test(text);
 }

@@ -233,7 +233,6 @@ function termWeight(weightOf: (term: string) => number, term: string): number {
   return Number.isFinite(weight) && weight > 0 ? weight : 0;
 }
 
-
 /** A passage's sentence with what ranking needs of it, whatever the question. */
 interface AnalyzedSentence extends SentenceInfo {
   stems: string[];
