@@ -27,6 +27,7 @@ import { IdentityService, identityOptionsFrom } from './modules/identity/identit
 import { ingestRoutes } from './modules/ingest/ingest.routes'
 import { createIngestService, type IngestOverrides } from './modules/ingest/ingest.service'
 import { KnowledgeService } from './modules/knowledge/knowledge.service'
+import { setKnowledgeLanguage } from './retrieval/text'
 import { organizationsRoutes } from './modules/organizations/organizations.routes'
 import { OrganizationsService } from './modules/organizations/organizations.service'
 import { queryLogsRoutes } from './modules/query-logs/query-logs.routes'
@@ -73,6 +74,8 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     const jobs = new JobQueue(db, { pollMs: config.JOB_POLL_MS, heartbeatMs: config.JOB_HEARTBEAT_MS, staleAfterMs: config.JOB_STALE_MS })
     // A throw-away database gets no snapshot: its index is rebuilt at every start anyway (ADR 145).
     const snapshotFile = config.DATABASE_URL?.startsWith('memory://') ? undefined : path.join(config.DATA_DIR, 'index', 'keyword-index.snapshot')
+    // Before anything is indexed or asked: the articles' and the questions' words become terms by its rules (ADR 269).
+    setKnowledgeLanguage(config.KNOWLEDGE_LANGUAGE)
     const knowledge = new KnowledgeService(db, undefined, { snapshotFile })
     // Embeddings (EMBEDDINGS_MODEL): vector, hybrid and MMR search, and passes that embed what is indexed.
     const embeddings = createEmbeddingsProvider(config)

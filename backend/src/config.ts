@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { KNOWLEDGE_LANGUAGES } from './retrieval/scripts'
 
 const booleanString = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
@@ -25,6 +26,12 @@ const ConfigSchema = z.object({
   INDEX_SYNC_MS: z.coerce.number().int().min(100).default(5000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOAD_DEMO_CONTENT: booleanString.default(true),
+  // The language of the articles' words in the Latin alphabet (ISO 639-1): its stopwords and stemmer (ADR 269).
+  KNOWLEDGE_LANGUAGE: z
+    .string()
+    .transform((value) => value.trim().toLowerCase())
+    .refine((value) => KNOWLEDGE_LANGUAGES.includes(value), `KNOWLEDGE_LANGUAGE must be one of ${KNOWLEDGE_LANGUAGES.join(', ')}`)
+    .default('en'),
   TOKEN_SECRET: z.string().min(32, 'TOKEN_SECRET must be at least 32 characters').optional(),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
   ADMIN_USERNAME: z.string().min(1).default('admin'),

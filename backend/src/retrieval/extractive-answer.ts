@@ -2,7 +2,7 @@ import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
 import { actionStems, activeHowTo, askedAbility, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 import { ANSWER_TYPE_WORD_WEIGHT, pairTerm, parseQuery, type AnswerType } from './query';
-import { countWords, normalize, tokenizeWithWords } from './text';
+import { countWords, knowledgeLanguage, normalize, tokenizeWithWords } from './text';
 
 export interface AnswerSource {
   articleId: number;
@@ -250,10 +250,15 @@ interface AnalyzedSentence extends SentenceInfo {
  */
 const ANALYSES_KEPT = 4000;
 
-/** Keeps `compute(text)` for the most recently used texts. */
+/** Keeps `compute(text)` for the most recently used texts (forgotten when the knowledge base's language changes). */
 function keptByText<T>(compute: (text: string) => T): (text: string) => T {
   const kept = new Map<string, T>();
+  let language = knowledgeLanguage();
   return (text) => {
+    if (knowledgeLanguage() !== language) {
+      kept.clear();
+      language = knowledgeLanguage();
+    }
     const found = kept.get(text);
     if (found !== undefined) {
       kept.delete(text);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import snowball from 'snowball-stemmers';
+import * as stopwordLists from 'stopword';
 
 // stopwords-iso's main file is JSON, which Node imports from ESM only with an import attribute: required instead.
 const stopwordsByLanguage = createRequire(import.meta.url)('stopwords-iso') as Record<string, string[]>;
@@ -7,8 +8,8 @@ const stopwordsByLanguage = createRequire(import.meta.url)('stopwords-iso') as R
 /**
  * What a word written in a script other than Latin drops and how it is stemmed. The script tells which languages a
  * word can be in without reading the whole text: a Cyrillic word is Russian, Ukrainian or Bulgarian, never English.
- * Latin script is left to the English stopwords and Porter stemmer (`text.ts`): French "est" and German "war" would
- * clash with English words. Only what the script's languages share is done: their stopword lists (stopwords-iso),
+ * Latin script is left to the knowledge base's language (`LATIN_LANGUAGES` below; English's stopwords and Porter by
+ * default, `text.ts`): French "est" and German "war" would clash with English words. Only what the script's languages share is done: their stopword lists (stopwords-iso),
  * joined, and a Snowball stemmer where one language dominates the script and Snowball has it.
  */
 interface ScriptWords {
@@ -53,4 +54,65 @@ function scriptRules(normalize: (text: string) => string): readonly ScriptRule[]
 /** The rule for a word in a script other than Latin, if any: its script's stopwords and stemmer. */
 export function scriptRuleOf(word: string, normalize: (text: string) => string): ScriptRule | undefined {
   return scriptRules(normalize).find((rule) => rule.script.test(word));
+}
+
+/**
+ * Languages written in the Latin alphabet that a knowledge base can be in (KNOWLEDGE_LANGUAGE, ISO 639-1): the
+ * `stopword` package's list of each (ISO 639-3 names; the lists of function words Snowball and the like publish,
+ * where stopwords-iso's also drop words such as French "mot" and "passe", so that "mot de passe" would be no words)
+ * and the Snowball stemmer of those that have one; the others keep their words whole. English (the default) keeps its
+ * own list and Porter (`text.ts`).
+ */
+const LATIN_LANGUAGES: Readonly<Record<string, { list: string; stemmer?: string }>> = {
+  af: { list: 'afr' }, br: { list: 'bre' }, ca: { list: 'cat', stemmer: 'catalan' }, cs: { list: 'ces', stemmer: 'czech' },
+  da: { list: 'dan', stemmer: 'danish' }, de: { list: 'deu', stemmer: 'german' }, eo: { list: 'epo' },
+  es: { list: 'spa', stemmer: 'spanish' }, et: { list: 'est' }, eu: { list: 'eus', stemmer: 'basque' },
+  fi: { list: 'fin', stemmer: 'finnish' }, fr: { list: 'fra', stemmer: 'french' }, ga: { list: 'gle', stemmer: 'irish' },
+  gl: { list: 'glg' }, ha: { list: 'hau' }, hr: { list: 'hrv' }, hu: { list: 'hun', stemmer: 'hungarian' },
+  id: { list: 'ind' }, it: { list: 'ita', stemmer: 'italian' }, ku: { list: 'kur' }, la: { list: 'lat' },
+  lt: { list: 'lit' }, lv: { list: 'lav' }, ms: { list: 'msa' }, nl: { list: 'nld', stemmer: 'dutch' },
+  no: { list: 'nob', stemmer: 'norwegian' }, pl: { list: 'pol' }, pt: { list: 'por', stemmer: 'portuguese' },
+  ro: { list: 'ron', stemmer: 'romanian' }, sk: { list: 'slk' }, sl: { list: 'slv', stemmer: 'slovene' },
+  so: { list: 'som' }, st: { list: 'sot' }, sv: { list: 'swe', stemmer: 'swedish' }, sw: { list: 'swa' },
+  tl: { list: 'tgl' }, tr: { list: 'tur', stemmer: 'turkish' }, vi: { list: 'vie' }, yo: { list: 'yor' }, zu: { list: 'zul' },
+};
+
+/**
+ * Question words the lists above lack: like English "how" and "when", they say what kind of answer is wanted, not
+ * what about, and a word no article has would otherwise weigh the most in a question ("Comment changer le logo ?").
+ */
+const QUESTION_WORDS: Readonly<Record<string, readonly string[]>> = {
+  de: ['wieviel', 'wieso', 'weshalb', 'weswegen'],
+  es: ['cómo', 'cuándo', 'dónde', 'cuánto', 'cuánta', 'cuántos', 'cuántas', 'cuál', 'cuáles', 'quién', 'quiénes', 'qué'],
+  fr: ['comment', 'quand', 'pourquoi', 'combien', 'quoi', 'lequel', 'laquelle', 'lesquels', 'lesquelles'],
+  it: ['quando', 'quale', 'quali', 'cosa', 'perché', 'quanto', 'quanta', 'quanti', 'quante'],
+  nl: ['wanneer', 'waar', 'waarom', 'hoeveel', 'welke', 'welk'],
+  pt: ['onde', 'porque', 'porquê', 'quanto', 'quanta', 'quantos', 'quantas', 'qual', 'quais'],
+};
+
+/** The codes KNOWLEDGE_LANGUAGE accepts (ISO 639-1), English first. */
+export const KNOWLEDGE_LANGUAGES: readonly string[] = ['en', ...Object.keys(LATIN_LANGUAGES).sort()];
+
+/** What a word in the Latin alphabet drops and how it is stemmed, in a knowledge base in another language than English. */
+export interface LatinRule {
+  language: string;
+  /**
+   * Its stopwords and question words, as written and with their accents folded: "été" and "ete" are stopwords, while
+   * German "ändere" (I change) is not "andere" (other).
+   */
+  stopwords: ReadonlySet<string>;
+  /** The stem of a lowercased word with its accents: Snowball stemmers read them ("publié", "publie"). */
+  stem: (word: string) => string;
+}
+
+/** The rule for the Latin-alphabet words of a knowledge base in `language`; undefined for English. */
+export function latinRuleOf(language: string, normalize: (text: string) => string): LatinRule | undefined {
+  if (language === 'en') return undefined;
+  const rules = LATIN_LANGUAGES[language];
+  if (!rules) throw new Error(`no rules for the language "${language}"; known: ${KNOWLEDGE_LANGUAGES.join(', ')}`);
+  const words = [...((stopwordLists as Record<string, unknown>)[rules.list] as string[]), ...(QUESTION_WORDS[language] ?? [])];
+  const written = words.map((word) => word.normalize('NFC').toLowerCase());
+  const stopwords = new Set([...written, ...written.map(normalize)]);
+  const snowballStemmer = rules.stemmer === undefined ? undefined : snowball.newStemmer(rules.stemmer);
+  return { language, stopwords, stem: snowballStemmer ? (word) => snowballStemmer.stem(word) : (word) => word };
 }

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { englishStopwords } from './stopwords';
-import { countWords, normalize, termFrequencies, tokenize } from './text';
+import { KNOWLEDGE_LANGUAGES } from './scripts';
+import { countWords, knowledgeLanguage, normalize, setKnowledgeLanguage, termFrequencies, tokenize } from './text';
 
 describe('normalize', () => {
   it('lowercases and strips combining accents', () => {
@@ -113,6 +114,42 @@ describe('countWords', () => {
     // 一度, に, 十, 冊, まで, … by the platform's dictionary: several words, not one.
     expect(countWords('一度に十冊まで借りられます。')).toBeGreaterThanOrEqual(5);
     expect(countWords('東京')).toBe(1);
+  });
+});
+
+describe('the knowledge base\'s language (setKnowledgeLanguage)', () => {
+  afterEach(() => setKnowledgeLanguage('en'));
+
+  it('reads Latin words by English rules by default: French inflections stay apart and its function words are terms', () => {
+    expect(knowledgeLanguage()).toBe('en');
+    expect(tokenize('changer changez')).toEqual(['changer', 'changez']);
+    expect(tokenize('le mot de passe')).toEqual(['le', 'mot', 'de', 'pass']);
+  });
+
+  it('stems French words with their accents, then folds them, and drops French function and question words', () => {
+    setKnowledgeLanguage('fr');
+    expect(tokenize('changer changez change changée')).toEqual(['chang', 'chang', 'chang', 'chang']);
+    // "mot de passe" keeps its words: only function words are dropped, not every common word.
+    expect(tokenize('Comment changer mon mot de passe ?')).toEqual(['chang', 'mot', 'pass']);
+    // Typed with or without accents, a word meets itself.
+    expect(tokenize('école')).toEqual(tokenize('ecole'));
+    expect(tokenize('Où est-ce ?')).toEqual([]);
+  });
+
+  it('keeps the rules of other scripts and the letter and digit runs whatever the language', () => {
+    setKnowledgeLanguage('de');
+    expect(tokenize('Wie ändere ich mein Passwort?')).toEqual(['and', 'passwort']);
+    expect(tokenize('Passwörter ändern')).toEqual(['passwort', 'and']);
+    expect(tokenize('IL6 Черновики 東京は日本の首都')).toEqual(['il6', 'il', ...tokenize('Черновики'), '東京', '日本', '首都']);
+  });
+
+  it('goes back to English rules, and refuses a language it has no rules for', () => {
+    setKnowledgeLanguage('fr');
+    setKnowledgeLanguage('en');
+    expect(tokenize('changer changez')).toEqual(['changer', 'changez']);
+    expect(() => setKnowledgeLanguage('xx')).toThrow(/no rules for the language "xx"/);
+    expect(knowledgeLanguage()).toBe('en');
+    expect(KNOWLEDGE_LANGUAGES).toEqual(expect.arrayContaining(['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'sv', 'pl']));
   });
 });
 

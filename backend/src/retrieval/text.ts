@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { scriptRuleOf } from './scripts';
+import { latinRuleOf, scriptRuleOf, type LatinRule } from './scripts';
 import { englishStopwords } from './stopwords';
 
 /** Tokens longer than this are dropped (hashes, base64 blobs, glued URLs). */
@@ -13,7 +13,7 @@ const FOLDED_MARKS = /([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{
 /** Marks on no letter (left after a stripped one, or on a digit or symbol). */
 const STRAY_MARKS = /(?<![\p{L}\p{M}])\p{M}+/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
-/** A word that begins with a Latin letter or digit: English rules. */
+/** A word that begins with a Latin letter or digit: English rules, or the knowledge base's language's (`setKnowledgeLanguage`). */
 const LATIN_LETTER = /^[\p{Script=Latin}\p{N}]/u;
 
 /**
@@ -54,6 +54,26 @@ function spellGreekLetters(token: string): string {
 const TERM_CACHE_LIMIT = 100_000;
 const termCache = new Map<string, readonly string[]>();
 
+/** The rules for words in the Latin alphabet when the knowledge base is not in English; undefined for English. */
+let latin: LatinRule | undefined;
+
+/**
+ * Sets the language of the knowledge base's words in the Latin alphabet (KNOWLEDGE_LANGUAGE, ISO 639-1; 'en' by
+ * default): its stopwords, and its Snowball stemmer where there is one, instead of English's and Porter. One language
+ * per process: a question's words must become the same terms as the articles'. Words of other scripts keep their
+ * script's rules. Throws for a language without rules (`KNOWLEDGE_LANGUAGES`).
+ */
+export function setKnowledgeLanguage(language: string): void {
+  if (language === (latin?.language ?? 'en')) return;
+  latin = latinRuleOf(language, normalize);
+  termCache.clear();
+}
+
+/** The language set by `setKnowledgeLanguage`. */
+export function knowledgeLanguage(): string {
+  return latin?.language ?? 'en';
+}
+
 /** A doubled final consonant other than l, s or z ("add", "stiff"). */
 const DOUBLED_FINAL_CONSONANT = /([bcdfghjkmnpqrtvwx])\1$/;
 
@@ -83,11 +103,14 @@ function termsOfUncached(token: string): readonly string[] {
   // A word in another script: its script's stopwords and stemmer (`scripts.ts`); Latin: Porter.
   const rule = NON_ASCII.test(token) && !LATIN_LETTER.test(token) ? scriptRuleOf(token, normalize) : undefined;
   if (rule?.stopwords.has(token)) return [];
-  const stemmed = rule ? rule.stem(token) : porterStem(token);
+  // Another language's Latin words are stemmed with their accents, which its stemmer reads, then folded like the rest.
+  const stemmed = rule ? rule.stem(token) : latin ? normalize(latin.stem(token)) : porterStem(token);
   if (!LETTER_DIGIT_BOUNDARY.test(token)) return [stemmed];
   const terms = [stemmed];
-  for (const run of token.match(LETTER_OR_DIGIT_RUN) ?? []) {
-    if (run.length >= 2 && !englishStopwords.has(run)) terms.push(run);
+  const stopwords = latin?.stopwords ?? englishStopwords;
+  for (const found of token.match(LETTER_OR_DIGIT_RUN) ?? []) {
+    const run = latin ? normalize(found) : found;
+    if (run.length >= 2 && !stopwords.has(run)) terms.push(run);
   }
   return terms;
 }
@@ -144,10 +167,10 @@ function* wordsOf(token: string): Iterable<string> {
 }
 
 /**
- * Splits text into Porter-stemmed search terms: normalizes, spells out Greek
+ * Splits text into stemmed search terms (Porter for English, `setKnowledgeLanguage`): normalizes, spells out Greek
  * letters outside Greek text, keeps words of letters and digits (of any script; words of a script
  * written without spaces are found by the platform's word breaker), drops
- * stopwords (English, or those of the word's script) and tokens longer than 40
+ * stopwords (the knowledge base's language's, or those of the word's script) and tokens longer than 40
  * characters; a token mixing letters and digits is followed by the
  * stems of its letter and digit runs ("IL6" → il6, il).
  * Order is preserved and duplicates are kept.
@@ -173,8 +196,9 @@ const CONTRACTED_VERB: Readonly<Record<string, string>> = { ca: 'can', wo: 'will
 
 function analyzeWords(text: string, words: string[] | undefined): string[] {
   const tokens: string[] = [];
-  let normalized = normalize(text);
-  if (normalized.includes("n't") || normalized.includes('n\u2019t')) {
+  // In another language than English, Latin words keep their accents until stemmed (`termsOfUncached`).
+  let normalized = latin ? text.normalize('NFKC').toLowerCase() : normalize(text);
+  if (!latin && (normalized.includes("n't") || normalized.includes('n\u2019t'))) {
     normalized = normalized.replace(NEGATIVE_CONTRACTION, (_, verb: string) => `${CONTRACTED_VERB[verb] ?? verb} not`);
   }
   if (!NON_ASCII.test(normalized)) {
@@ -183,10 +207,12 @@ function analyzeWords(text: string, words: string[] | undefined): string[] {
   }
   const matches = normalized.match(TOKEN_PATTERN);
   if (matches === null) return tokens;
-  const spell = HAS_GREEK_LETTER.test(normalized) && !GREEK_WORD.test(normalized);
+  const folded = latin ? normalize(normalized) : normalized;
+  const spell = HAS_GREEK_LETTER.test(folded) && !GREEK_WORD.test(folded);
   const segment = WITHOUT_SPACES.test(normalized);
   for (const match of matches) {
-    const token = spell ? spellGreekLetters(match) : match;
+    const word = latin && !LATIN_LETTER.test(match) ? normalize(match) : match;
+    const token = spell ? spellGreekLetters(word) : word;
     if (!segment) addToken(token, tokens, words);
     else for (const word of wordsOf(token)) addToken(word, tokens, words);
   }
@@ -194,7 +220,7 @@ function analyzeWords(text: string, words: string[] | undefined): string[] {
 }
 
 function addToken(token: string, tokens: string[], words: string[] | undefined): void {
-  if (token.length > MAX_TOKEN_LENGTH || englishStopwords.has(token)) return;
+  if (token.length > MAX_TOKEN_LENGTH || (latin?.stopwords ?? englishStopwords).has(token)) return;
   const terms = termsOf(token);
   if (terms.length === 0) return;
   if (words !== undefined) words.push(terms[0] as string);

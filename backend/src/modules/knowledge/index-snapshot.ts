@@ -20,8 +20,10 @@ const DIGEST_BYTES = 32
 
 /** Where the snapshot comes from: a process loads it only into the database and log it was taken from. */
 export interface SnapshotOrigin {
-  /** The term format of the stored chunks (INDEX_FORMAT). */
+  /** The term format of the stored chunks (INDEX_FORMAT)… */
   indexFormat: number
+  /** …and the language their words were read in (KNOWLEDGE_LANGUAGE); absent: English. */
+  language?: string
   /** The database the chunks are in (system identifier, database and schema). */
   database: string
   /** The last change of the log the chunks reflect, and what it was, so that a different log is noticed. */

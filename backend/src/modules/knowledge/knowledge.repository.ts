@@ -142,16 +142,20 @@ export const knowledgeRepository = {
     return rows.map((row) => ({ chunkId: row.id, articleId: row.article_id, text: row.text, title: row.title, metadata: row.metadata }))
   },
 
-  /** The index format recorded by the last process that checked or rebuilt the stored term frequencies. */
-  async recordedIndexFormat(db: Queryable): Promise<number | undefined> {
-    const [row] = await db.query<{ value: { version?: unknown } }>(`SELECT value FROM app_state WHERE key = $1`, [INDEX_FORMAT_KEY])
-    return typeof row?.value.version === 'number' ? row.value.version : undefined
+  /**
+   * The index format and language recorded by the last process that checked or rebuilt the stored term frequencies
+   * (a format recorded before languages were: English).
+   */
+  async recordedIndexFormat(db: Queryable): Promise<{ version: number; language: string } | undefined> {
+    const [row] = await db.query<{ value: { version?: unknown; language?: unknown } }>(`SELECT value FROM app_state WHERE key = $1`, [INDEX_FORMAT_KEY])
+    if (typeof row?.value.version !== 'number') return undefined
+    return { version: row.value.version, language: typeof row.value.language === 'string' ? row.value.language : 'en' }
   },
 
-  async recordIndexFormat(tx: Queryable, version: number): Promise<void> {
+  async recordIndexFormat(tx: Queryable, version: number, language: string): Promise<void> {
     await tx.query(`INSERT INTO app_state (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [
       INDEX_FORMAT_KEY,
-      JSON.stringify({ version }),
+      JSON.stringify({ version, language }),
     ])
   },
 

@@ -159,7 +159,7 @@ describe('knowledge index', () => {
     expect(knowledge.chunkCount).toBe(1)
     expect((await knowledge.search('IL6 inflammation', 5)).map((hit) => hit.articleId)).toEqual([article.id])
     const [state] = await db.query<{ value: unknown }>(`SELECT value FROM app_state WHERE key = 'index_format'`)
-    expect(state.value).toEqual({ version: INDEX_FORMAT })
+    expect(state.value).toEqual({ version: INDEX_FORMAT, language: 'en' })
   })
 
   it('finds articles written in other scripts by a question in their language', async () => {
@@ -181,7 +181,7 @@ describe('knowledge index', () => {
     await knowledge.load()
     expect((await knowledge.search('черновик', 5)).map((hit) => hit.articleId)).toEqual([article.id])
     const [state] = await db.query<{ value: unknown }>(`SELECT value FROM app_state WHERE key = 'index_format'`)
-    expect(state.value).toEqual({ version: 4 })
+    expect(state.value).toEqual({ version: 4, language: 'en' })
   })
 
   it('keeps chunks already in the current format as they are when it loads', async () => {
@@ -190,6 +190,16 @@ describe('knowledge index', () => {
     const before = await db.query(`SELECT id, terms FROM chunks ORDER BY id`)
     const restarted = new KnowledgeService(db)
     await restarted.load()
+    expect(await db.query(`SELECT id, terms FROM chunks ORDER BY id`)).toEqual(before)
+    expect(await db.query(`SELECT seq FROM index_changes WHERE operation = 'remove'`)).toEqual([])
+  })
+
+  it('takes a format recorded before languages were as English, and re-indexes nothing for it', async () => {
+    const knowledge = new KnowledgeService(db)
+    await addArticle(knowledge, 'Tea', 'Green tea is brewed at 80 degrees for two minutes.')
+    await db.query(`UPDATE app_state SET value = $1::jsonb WHERE key = 'index_format'`, [JSON.stringify({ version: INDEX_FORMAT })])
+    const before = await db.query(`SELECT id, terms FROM chunks ORDER BY id`)
+    await new KnowledgeService(db).load()
     expect(await db.query(`SELECT id, terms FROM chunks ORDER BY id`)).toEqual(before)
     expect(await db.query(`SELECT seq FROM index_changes WHERE operation = 'remove'`)).toEqual([])
   })

@@ -5,6 +5,7 @@ import { chunkArticle } from '../../retrieval/chunker'
 import { definitionFinder } from '../../retrieval/extractive-answer'
 import { actionWordings, activeHowTo } from '../../retrieval/asked-action'
 import { parseQuery } from '../../retrieval/query'
+import { knowledgeLanguage } from '../../retrieval/text'
 import { ChunkSetDigest } from './index-digest'
 import { decodeSnapshot, readSnapshotFile, readSnapshotFileHeader, SNAPSHOT_FORMAT, writeSnapshot, type SnapshotOrigin } from './index-snapshot'
 import { knowledgeRepository as repository, type ChunkRecord, type NewChunk } from './knowledge.repository'
@@ -158,7 +159,7 @@ export class KnowledgeService {
   private async origin(seq: number): Promise<SnapshotOrigin | undefined> {
     const lastChange = await repository.changeFingerprint(this.db, seq)
     if (lastChange === undefined) return undefined
-    return { indexFormat: INDEX_FORMAT, database: await repository.databaseIdentity(this.db), seq, lastChange }
+    return { indexFormat: INDEX_FORMAT, language: knowledgeLanguage(), database: await repository.databaseIdentity(this.db), seq, lastChange }
   }
 
   /** Loads the snapshot file; returns why it could not be used, if so (the index is then untouched). */
@@ -177,6 +178,7 @@ export class KnowledgeService {
     const { header, compact } = decoded
     const origin = await this.origin(header.seq)
     if (header.indexFormat !== INDEX_FORMAT) return `snapshot of index format ${header.indexFormat}, not ${INDEX_FORMAT}`
+    if ((header.language ?? 'en') !== knowledgeLanguage()) return `snapshot of words read in ${header.language ?? 'en'}, not ${knowledgeLanguage()}`
     if (!origin || origin.database !== header.database || origin.lastChange !== header.lastChange) return 'snapshot of another database or log'
     let index: Bm25Index
     try {
@@ -212,6 +214,7 @@ export class KnowledgeService {
       existing &&
       existing.format === SNAPSHOT_FORMAT &&
       existing.indexFormat === INDEX_FORMAT &&
+      (existing.language ?? 'en') === knowledgeLanguage() &&
       existing.database === (await repository.databaseIdentity(this.db)) &&
       existing.seq <= this.lastSeq &&
       this.lastSeq - existing.seq < this.snapshotAfterChanges &&
@@ -282,19 +285,21 @@ export class KnowledgeService {
 
   /**
    * Re-indexes every article, in one transaction, when the stored term frequencies were computed by another
-   * tokenizer or term weighting than this version's: an index must not mix them with the questions' terms.
-   * Databases from before the format was recorded are judged by a sample of their chunks.
+   * tokenizer, term weighting or language (KNOWLEDGE_LANGUAGE) than this process's: an index must not mix them with
+   * the questions' terms. Databases from before the format was recorded are judged by a sample of their chunks.
    */
   private async upgradeStoredTerms(): Promise<void> {
-    if ((await repository.recordedIndexFormat(this.db)) === INDEX_FORMAT) return
+    const language = knowledgeLanguage()
+    const isCurrentFormat = (recorded: { version: number; language: string } | undefined) => recorded?.version === INDEX_FORMAT && recorded.language === language
+    if (isCurrentFormat(await repository.recordedIndexFormat(this.db))) return
     await this.db.transaction(async (tx) => {
       // Several processes may start at once on one PostgreSQL server: one upgrades, the others then find it done.
       await repository.lockIndexFormat(tx)
       const recorded = await repository.recordedIndexFormat(tx)
-      if (recorded === INDEX_FORMAT) return
+      if (isCurrentFormat(recorded)) return
       const isCurrent = recorded === undefined && (await repository.sampleChunks(tx, FORMAT_SAMPLE_SIZE)).every(hasCurrentTerms)
       if (!isCurrent) for (const article of await repository.allArticles(tx)) await this.indexArticle(tx, article)
-      await repository.recordIndexFormat(tx, INDEX_FORMAT)
+      await repository.recordIndexFormat(tx, INDEX_FORMAT, language)
     })
   }
 
