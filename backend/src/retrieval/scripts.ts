@@ -1,37 +1,60 @@
-import { createRequire } from 'node:module';
 import snowball from 'snowball-stemmers';
-import * as stopwordLists from 'stopword';
+import * as stopwordPackage from 'stopword';
 
-// stopwords-iso's main file is JSON, which Node imports from ESM only with an import attribute: required instead.
-const stopwordsByLanguage = createRequire(import.meta.url)('stopwords-iso') as Record<string, string[]>;
+/** The `stopword` package's lists by ISO 639-3 code (among its functions). */
+const stopwordLists = stopwordPackage as unknown as Readonly<Record<string, readonly string[] | undefined>>;
 
 /**
  * What a word written in a script other than Latin drops and how it is stemmed. The script tells which languages a
  * word can be in without reading the whole text: a Cyrillic word is Russian, Ukrainian or Bulgarian, never English.
  * Latin script is left to the knowledge base's language (`LATIN_LANGUAGES` below; English's stopwords and Porter by
- * default, `text.ts`): French "est" and German "war" would clash with English words. Only what the script's languages share is done: their stopword lists (stopwords-iso),
- * joined, and a Snowball stemmer where one language dominates the script and Snowball has it.
+ * default, `text.ts`): French "est" and German "war" would clash with English words. Only what the script's
+ * languages share is done: their stopword lists (the `stopword` package's, by ISO 639-3 code: lists of function
+ * words, where stopwords-iso's Russian one also drops "книга", "город" and "москва"), joined, and a Snowball stemmer
+ * where one language dominates the script and Snowball has it.
  */
 interface ScriptWords {
   script: RegExp;
-  languages: readonly string[];
+  lists: readonly string[];
+  /** Question words the lists lack (`QUESTION_WORDS` below says why they go). */
+  questionWords?: readonly string[];
   stemmer?: string;
 }
 
 const SCRIPTS: readonly ScriptWords[] = [
-  { script: /^\p{Script=Cyrillic}/u, languages: ['ru', 'uk', 'bg'], stemmer: 'russian' },
-  { script: /^\p{Script=Greek}/u, languages: ['el'] },
-  { script: /^\p{Script=Arabic}/u, languages: ['ar', 'fa', 'ur'], stemmer: 'arabic' },
-  { script: /^\p{Script=Hebrew}/u, languages: ['he'] },
-  { script: /^\p{Script=Armenian}/u, languages: ['hy'], stemmer: 'armenian' },
-  { script: /^\p{Script=Devanagari}/u, languages: ['hi', 'mr'] },
-  { script: /^\p{Script=Bengali}/u, languages: ['bn'] },
-  { script: /^\p{Script=Gujarati}/u, languages: ['gu'] },
-  { script: /^\p{Script=Tamil}/u, languages: [], stemmer: 'tamil' },
-  { script: /^\p{Script=Thai}/u, languages: ['th'] },
-  { script: /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u, languages: ['zh', 'ja'] },
-  { script: /^\p{Script=Hangul}/u, languages: ['ko'] },
+  {
+    script: /^\p{Script=Cyrillic}/u,
+    lists: ['rus', 'ukr', 'bul'],
+    questionWords: ['почему', 'зачем', 'сколько', 'какие', 'каким', 'чому', 'скільки', 'хто'],
+    stemmer: 'russian',
+  },
+  // The Greek list spells a final sigma σ: `listed` adds the ς the text has.
+  { script: /^\p{Script=Greek}/u, lists: ['ell'], questionWords: ['πότε', 'γιατί', 'πόσο', 'πόσα', 'πόσοι', 'πόσες'] },
+  { script: /^\p{Script=Arabic}/u, lists: ['ara', 'fas', 'urd'], stemmer: 'arabic' },
+  { script: /^\p{Script=Hebrew}/u, lists: ['heb'] },
+  { script: /^\p{Script=Armenian}/u, lists: ['hye'], stemmer: 'armenian' },
+  { script: /^\p{Script=Devanagari}/u, lists: ['hin', 'mar'] },
+  { script: /^\p{Script=Bengali}/u, lists: ['ben'] },
+  { script: /^\p{Script=Gujarati}/u, lists: ['guj'] },
+  { script: /^\p{Script=Tamil}/u, lists: [], stemmer: 'tamil' },
+  { script: /^\p{Script=Thai}/u, lists: ['tha'] },
+  {
+    script: /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u,
+    lists: ['zho', 'jpn'],
+    // As the platform's word breaker gives them: 什么 is one word, which the list has as 什 and 么.
+    questionWords: ['什么', '怎么', '怎样', '怎么样', '为什么', '哪里', '哪儿', '多少', '如何', '谁', '几', '吗', '呢', '何', 'なに', 'なん', 'いつ', 'どこ', '誰', 'だれ', 'なぜ', 'どう', 'どの', 'どれ', 'どんな', 'いくつ', 'いくら', 'か'],
+  },
+  { script: /^\p{Script=Hangul}/u, lists: ['kor'], questionWords: ['뭐'] },
 ];
+
+/** The words of the `stopword` package's lists (a Greek word ending in σ also with ς, as Greek is written). */
+function listed(lists: readonly string[]): string[] {
+  return lists.flatMap((list) => {
+    const words = stopwordLists[list];
+    if (!words) throw new Error(`the stopword package has no list "${list}"`);
+    return list === 'ell' ? words.flatMap((word) => (word.endsWith('σ') ? [word, `${word.slice(0, -1)}ς`] : [word])) : [...words];
+  });
+}
 
 interface ScriptRule {
   script: RegExp;
@@ -43,8 +66,8 @@ let rules: readonly ScriptRule[] | undefined;
 
 /** The rules, built on first use with the words normalised as the text is (`normalize`, passed in). */
 function scriptRules(normalize: (text: string) => string): readonly ScriptRule[] {
-  rules ??= SCRIPTS.map(({ script, languages, stemmer }) => {
-    const stopwords = new Set(languages.flatMap((language) => stopwordsByLanguage[language] ?? []).map(normalize));
+  rules ??= SCRIPTS.map(({ script, lists, questionWords = [], stemmer }) => {
+    const stopwords = new Set([...listed(lists), ...questionWords].map(normalize));
     const snowballStemmer = stemmer === undefined ? undefined : snowball.newStemmer(stemmer);
     return { script, stopwords, stem: snowballStemmer ? (word: string) => snowballStemmer.stem(word) : (word: string) => word };
   });
@@ -58,10 +81,9 @@ export function scriptRuleOf(word: string, normalize: (text: string) => string):
 
 /**
  * Languages written in the Latin alphabet that a knowledge base can be in (KNOWLEDGE_LANGUAGE, ISO 639-1): the
- * `stopword` package's list of each (ISO 639-3 names; the lists of function words Snowball and the like publish,
- * where stopwords-iso's also drop words such as French "mot" and "passe", so that "mot de passe" would be no words)
- * and the Snowball stemmer of those that have one; the others keep their words whole. English (the default) keeps its
- * own list and Porter (`text.ts`).
+ * `stopword` package's list of each (by ISO 639-3 code; stopwords-iso's French list also drops "mot" and "passe", so
+ * "mot de passe" would be no words) and the Snowball stemmer of those that have one; the others keep their words
+ * whole. English (the default) keeps its own list and Porter (`text.ts`).
  */
 const LATIN_LANGUAGES: Readonly<Record<string, { list: string; stemmer?: string }>> = {
   af: { list: 'afr' }, br: { list: 'bre' }, ca: { list: 'cat', stemmer: 'catalan' }, cs: { list: 'ces', stemmer: 'czech' },
@@ -110,7 +132,7 @@ export function latinRuleOf(language: string, normalize: (text: string) => strin
   if (language === 'en') return undefined;
   const rules = LATIN_LANGUAGES[language];
   if (!rules) throw new Error(`no rules for the language "${language}"; known: ${KNOWLEDGE_LANGUAGES.join(', ')}`);
-  const words = [...((stopwordLists as Record<string, unknown>)[rules.list] as string[]), ...(QUESTION_WORDS[language] ?? [])];
+  const words = [...listed([rules.list]), ...(QUESTION_WORDS[language] ?? [])];
   const written = words.map((word) => word.normalize('NFC').toLowerCase());
   const stopwords = new Set([...written, ...written.map(normalize)]);
   const snowballStemmer = rules.stemmer === undefined ? undefined : snowball.newStemmer(rules.stemmer);

@@ -80,6 +80,9 @@ describe('tokenize', () => {
     expect(tokenize('публиковать')[0]).toMatch(/^публик/);
     // Greek: the articles "η" and "της" go; Latin-script words keep the English rules.
     expect(tokenize('Η Αθήνα είναι η πρωτεύουσα της Ελλάδας')).toEqual(['αθηνα', 'πρωτευουσα', 'ελλαδας']);
+    // Only function and question words go: a book, a city and Moscow are words (a Russian list once dropped them).
+    expect(tokenize('Почему книга, город и Москва?')).toEqual(['книг', 'город', 'москв']);
+    expect(tokenize('Πότε; 什么? 図書館で何冊借りられますか')).toEqual(['図書館', '冊', '借り']);
   });
 
   it('splits a language written without spaces into its words', () => {
@@ -92,7 +95,7 @@ describe('tokenize', () => {
 
   it('spells the Greek letters of a text that is not Greek, and leaves Greek text alone', () => {
     expect(tokenize('TNF-α NF-κB β2 αβ T cells')).toEqual(['tnf', 'alpha', 'nf', 'kappab', 'beta2', 'beta', 'alphabeta', 'cell']);
-    expect(tokenize('Το α και το ω')).toEqual([]);
+    expect(tokenize('Το α και το ω')).toEqual(['α', 'ω']);
   });
 
   it('reads a negative contraction as its verb and "not", both stopwords', () => {

@@ -181,7 +181,7 @@ describe('knowledge index', () => {
     await knowledge.load()
     expect((await knowledge.search('черновик', 5)).map((hit) => hit.articleId)).toEqual([article.id])
     const [state] = await db.query<{ value: unknown }>(`SELECT value FROM app_state WHERE key = 'index_format'`)
-    expect(state.value).toEqual({ version: 4, language: 'en' })
+    expect(state.value).toEqual({ version: INDEX_FORMAT, language: 'en' })
   })
 
   it('keeps chunks already in the current format as they are when it loads', async () => {
