@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkArticle, splitSentences } from './chunker';
+import { countWords } from './text';
 
 const wordCount = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 /** A capitalized sentence of `count` words, e.g. sentence('Alpha', 3) === 'Alpha alpha alpha.' */
@@ -147,5 +148,21 @@ describe('chunkArticle', () => {
     const sentences = Array.from({ length: 40 }, (_, index) => sentence(`Word${index}`, 10));
     const chunks = chunkArticle(sentences.join(' '));
     expect(chunks.map((chunk) => wordCount(chunk.text))).toEqual([180, 180, 40]);
+  });
+
+  it('cuts a sentence written without spaces that is longer than the budget between its words', () => {
+    // One Japanese "sentence" of 250 words and no full stop: it was one chunk of 250 words, over the budget.
+    const run = '図書館は本を貸します、'.repeat(50);
+    const chunks = chunkArticle(run, { maxWords: 100 });
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) expect(countWords(chunk.text)).toBeLessThanOrEqual(100);
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe(run);
+    // Cut between words, never inside one.
+    const boundaries = new Set([...new Intl.Segmenter('ja', { granularity: 'word' }).segment(run)].map((part) => part.index));
+    let offset = 0;
+    for (const chunk of chunks) {
+      expect(boundaries.has(offset)).toBe(true);
+      offset += chunk.text.length;
+    }
   });
 });

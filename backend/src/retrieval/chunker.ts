@@ -6,7 +6,7 @@
  * `splitSentences` returns the sentences with Markdown markers stripped.
  */
 
-import { countWords } from './text';
+import { countWords, cuttablePieces } from './text';
 
 export interface ChunkDraft {
   ordinal: number;
@@ -266,16 +266,18 @@ function splitLongUnit(source: string, unit: Unit, firstCapacity: number, capaci
   let limit = Math.max(1, firstCapacity);
   let match: RegExpExecArray | null;
   while ((match = wordPattern.exec(source)) !== null && match.index < unit.end) {
-    const counts = WORD_CHARACTER.test(match[0]);
-    if (counts && pieceWords === limit) {
-      pieces.push({ ...unit, start: pieceStart, end: pieceEnd, words: pieceWords });
-      pieceStart = -1;
-      pieceWords = 0;
-      limit = capacity;
+    // Chinese, Japanese or Thai without spaces is cut between its words.
+    for (const piece of cuttablePieces(match[0])) {
+      if (piece.isWord && pieceWords === limit) {
+        pieces.push({ ...unit, start: pieceStart, end: pieceEnd, words: pieceWords });
+        pieceStart = -1;
+        pieceWords = 0;
+        limit = capacity;
+      }
+      if (pieceStart === -1) pieceStart = match.index + piece.index;
+      pieceEnd = match.index + piece.index + piece.text.length;
+      if (piece.isWord) pieceWords += 1;
     }
-    if (pieceStart === -1) pieceStart = match.index;
-    pieceEnd = match.index + match[0].length;
-    if (counts) pieceWords += 1;
   }
   if (pieceStart !== -1 && pieceWords > 0) {
     pieces.push({ ...unit, start: pieceStart, end: pieceEnd, words: pieceWords });

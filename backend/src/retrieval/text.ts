@@ -157,6 +157,18 @@ export function countWords(text: string): number {
   return count;
 }
 
+/**
+ * The pieces of a run of text without whitespace, where it may be cut: the run itself, or in a script written without
+ * spaces its words and what lies between them (`isWord` false for punctuation), with their offsets in the run.
+ */
+export function* cuttablePieces(run: string): Iterable<{ index: number; text: string; isWord: boolean }> {
+  if (!NON_ASCII.test(run) || !WITHOUT_SPACES.test(run)) {
+    yield { index: 0, text: run, isWord: HAS_WORD_CHARACTER.test(run) };
+    return;
+  }
+  for (const part of wordSegmenter.segment(run)) yield { index: part.index, text: part.segment, isWord: part.isWordLike === true };
+}
+
 /** The words of a token in a script written without spaces ("東京は日本の首都" → 東京, は, 日本, の, 首都). */
 function* wordsOf(token: string): Iterable<string> {
   if (!WITHOUT_SPACES.test(token)) {
