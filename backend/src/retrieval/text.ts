@@ -100,7 +100,7 @@ const LETTER_OR_DIGIT_RUN = /[\p{L}\p{M}]+|\p{N}+/gu;
  * runs do no better there.
  */
 function termsOfUncached(token: string): readonly string[] {
-  // A word in another script: its script's stopwords and stemmer (`scripts.ts`); Latin: Porter.
+  // A word in another script: its script's stopwords and stemmer (`scripts.ts`); Latin: Porter, or the set language's.
   const rule = NON_ASCII.test(token) && !LATIN_LETTER.test(token) ? scriptRuleOf(token, normalize) : undefined;
   if (rule?.stopwords.has(token)) return [];
   // Another language's Latin words are stemmed with their accents, which its stemmer reads, then folded like the rest.
