@@ -120,8 +120,14 @@ export const AskThreadQuery = z.object({ thread_id: Id('thread_id') })
 export const AskThread = z.object({ thread_id: z.number().int(), turns: z.array(AskAnswer) })
 export type AskThread = z.infer<typeof AskThread>
 
-/** GET /ask_threads: the caller's own recent threads, newest first, each by its first question. */
-export const AskThreadsQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) })
+/**
+ * GET /ask_threads: the caller's own recent threads, newest first, each by its first question: `limit` of them after
+ * the `offset` newest (for the older ones, a page at a time).
+ */
+export const AskThreadsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(50).default(10),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+})
 export const AskThreadSummary = z.object({
   thread_id: z.number().int(),
   /** The thread's first question. */

@@ -37,17 +37,23 @@ export async function getThread(session: ApiSession, threadId: number) {
   return { ...thread, turns: thread.turns.map(forReading) }
 }
 
-/** How many of the user's threads the Ask page lists, and how many once they ask to see more (the API's most). */
+/**
+ * How many of the user's threads the Ask page lists, and how many a page once they ask to see more (the API's most
+ * at a time).
+ */
 export const RECENT_THREADS = 8
 export const MORE_RECENT_THREADS = 50
 
 /**
- * The user's own recent threads, by their first question: `limit` of them, and whether there are more (one more is
- * read to tell).
+ * The user's own recent threads, by their first question: `limit` of them after the `offset` newest, and whether
+ * there are older ones (the next one is read to tell).
  */
-export async function getRecentThreads(session: ApiSession, limit = RECENT_THREADS) {
-  const { threads } = await callApi('/ask_threads', { session, query: { limit: Math.min(limit + 1, MORE_RECENT_THREADS) }, schema: AskThreads })
-  return { threads: threads.slice(0, limit), hasMore: threads.length > limit }
+export async function getRecentThreads(session: ApiSession, limit = RECENT_THREADS, offset = 0) {
+  const [page, next] = await Promise.all([
+    callApi('/ask_threads', { session, query: { limit, offset }, schema: AskThreads }),
+    callApi('/ask_threads', { session, query: { limit: 1, offset: offset + limit }, schema: AskThreads }),
+  ])
+  return { threads: page.threads, hasMore: next.threads.length > 0 }
 }
 
 /** Whether a language model writes the answers, and the models an asker may choose (Bot settings' multiple_model). */

@@ -80,10 +80,10 @@ test.describe('Ask: a conversation', () => {
     expect(await blockingViolations(page, browser, isScripted)).toEqual([])
   })
 
-  test('lists the latest threads, and more of them on request', async ({ page }, testInfo) => {
-    // Nine new threads, asked as the form asks; the list shows eight, the newest first, and offers more.
+  test('lists the latest threads, and more of them on request, a page at a time', async ({ page }, testInfo) => {
+    // Fifty-one new threads, asked as the form asks; the list shows eight, the newest first, and offers more.
     const marker = `${testInfo.project.name} ${Date.now()}`
-    const questions = Array.from({ length: 9 }, (_, index) => `How do I add an article? (${marker}, ${index + 1})`)
+    const questions = Array.from({ length: 51 }, (_, index) => `How do I add an article? (${marker}, ${index + 1})`)
     for (const question of questions) {
       const asked = await page.request.post('/ask', { form: { question }, maxRedirects: 0 })
       expect(asked.status()).toBe(302)
@@ -92,16 +92,36 @@ test.describe('Ask: a conversation', () => {
     const recent = page.getByRole('region', { name: 'Your recent questions' })
     const more = recent.getByRole('link', { name: 'Show more of your questions' })
     await expect(recent.getByRole('listitem')).toHaveCount(8)
-    await expect(recent).toContainText(questions[8] as string)
-    await expect(recent).not.toContainText(questions[0] as string)
+    await expect(recent).toContainText(questions[50] as string)
+    await expect(recent).not.toContainText(questions[42] as string)
     await more.click()
     await expect(page).toHaveURL(/[?&]recent=more(&|#)/)
-    await expect(recent).toContainText(questions[0] as string)
-    expect(await recent.getByRole('listitem').count()).toBeGreaterThan(8)
+    // Fifty at a time, the newest first: the first of the 51 is on an older page (the other run of this test may be
+    // asking too, so it is looked for page by page).
+    await expect(recent.getByRole('listitem')).toHaveCount(50)
+    await expect(recent).not.toContainText(questions[0] as string)
     await expect(more).toHaveCount(0)
-    // A thread opened from the longer list is read as any other.
+    await expect(recent.getByRole('link', { name: 'Newer questions' })).toHaveCount(0)
+    await recent.getByRole('link', { name: 'Older questions' }).click()
+    await expect(page).toHaveURL(/[?&]recent_from=50(&|#)/)
+    for (let pages = 2; !(await recent.textContent())?.includes(questions[0] as string); pages++) {
+      expect(pages).toBeLessThan(6)
+      await expect(recent.getByRole('listitem')).toHaveCount(50)
+      await recent.getByRole('link', { name: 'Older questions' }).click()
+      await expect(page).toHaveURL(new RegExp(`[?&]recent_from=${pages * 50}(&|#)`))
+    }
+    // A thread opened from an older page is read as any other.
     await recent.getByRole('link', { name: questions[0] as string }).click()
     await expect(page.getByRole('region', { name: 'Answer' })).toContainText(`You asked: ${questions[0]}`)
+    // And back to the newer page.
+    await page.goto('/ask?recent=more&recent_from=50')
+    await recent.getByRole('link', { name: 'Newer questions' }).click()
+    await expect(page).toHaveURL(/[?&]recent=more(#|$)/)
+    await expect(recent.getByRole('listitem')).toHaveCount(50)
+    // Past the last page, the list says so and leads back.
+    await page.goto('/ask?recent=more&recent_from=999999')
+    await expect(recent).toContainText('No older questions.')
+    await expect(recent.getByRole('link', { name: 'Newer questions' })).toHaveAttribute('href', /recent_from=999949/)
   })
 
   test('a source read and Back to Ask return to the thread with its answer, whether or not the browser sends a Referer', async ({ page }, testInfo) => {

@@ -34,6 +34,8 @@ export const askBar = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1r
 export const modeSwitch = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', margin: '0 0 1rem', padding: 0, border: 'none' })
 
 export const recentList = style({ margin: 0, paddingInlineStart: '1.25rem', display: 'grid', gap: '0.35rem', overflowWrap: 'anywhere' })
+// Newer and older pages of the longer list, side by side (wrapping on a phone), each a finger's width.
+export const recentPages = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1.5rem' })
 
 // Source cards: one per article, its quoted passages below the title.
 export const sourceCards = style({ listStyle: 'none', padding: 0, margin: '0 0 1rem', display: 'grid', gap: '0.75rem' })

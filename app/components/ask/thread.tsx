@@ -62,17 +62,23 @@ export function RecentThreads({
   threads,
   currentThread,
   moreHref,
+  olderHref = null,
+  newerHref = null,
 }: {
   threads: { thread_id: number; command: string; turns: number; last_asked: string }[]
   currentThread: number | null
   /** Where the list goes on, when the user has more threads than it shows. */
   moreHref: string | null
+  /** In the longer list, a page at a time: its older threads, and its newer ones. */
+  olderHref?: string | null
+  newerHref?: string | null
 }) {
-  if (threads.length === 0) return null
+  if (threads.length === 0 && !newerHref) return null
   return (
     <section className={layout.card} aria-labelledby="recent-heading">
       <h2 id="recent-heading">Your recent questions</h2>
-      <ul className={styles.recentList}>
+      {threads.length === 0 ? <p className={layout.muted}>No older questions.</p> : null}
+      <ul className={styles.recentList} hidden={threads.length === 0}>
         {threads.map((thread) => (
           <li key={thread.thread_id}>
             <a href={`/ask?thread=${thread.thread_id}#answer`} aria-current={thread.thread_id === currentThread ? 'page' : undefined}>
@@ -89,6 +95,12 @@ export function RecentThreads({
       {moreHref ? (
         <p>
           <a href={moreHref}>Show more of your questions</a>
+        </p>
+      ) : null}
+      {olderHref || newerHref ? (
+        <p className={styles.recentPages}>
+          {newerHref ? <a href={newerHref}>Newer questions</a> : null}
+          {olderHref ? <a href={olderHref}>Older questions</a> : null}
         </p>
       ) : null}
     </section>

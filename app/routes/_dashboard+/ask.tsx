@@ -67,12 +67,22 @@ function answerPath(address: { thread?: number | null; task?: string | null; log
   return `/ask${query ? `?${query}` : ''}${query ? hash : ''}`
 }
 
-/** The same page listing more of the user's threads, opened at the list: what it shows stays (not a slow answer's check). */
-function moreRecentPath(url: URL): string {
+/**
+ * The same page listing more of the user's threads, from the `from` newest on, opened at the list: what it shows stays
+ * (not a slow answer's check).
+ */
+function moreRecentPath(url: URL, from = 0): string {
   const params = new URLSearchParams(url.searchParams)
   params.delete('check')
   params.set('recent', 'more')
+  if (from > 0) params.set('recent_from', String(from))
+  else params.delete('recent_from')
   return `/ask?${params.toString()}#recent-heading`
+}
+
+/** Where the longer list starts (`?recent_from=`): a whole number, else the newest. */
+function recentFromOf(value: string | null): number {
+  return value !== null && /^\d{1,6}$/.test(value) ? Number(value) : 0
 }
 
 type AskMode = 'expert' | 'agent'
@@ -99,8 +109,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const chosenMode = session.get('askMode')
   const mode: AskMode = chosenMode === 'agent' || chosenMode === 'expert' ? chosenMode : getEnv().TARGET
   const threadId = logIdOf(threadParam)
-  // "Show more" lists the user's threads as far as the API goes (`?recent=more`).
+  // "Show more" lists the user's threads as many at a time as the API gives (`?recent=more`), older ones page by page.
   const showsMoreRecent = url.searchParams.get('recent') === 'more'
+  const recentFrom = showsMoreRecent ? recentFromOf(url.searchParams.get('recent_from')) : 0
   const [whoAmI, botInfo, models, recent, thread] = await Promise.all([
     getWhoAmI(api),
     mayReadBotInfo && showBotInfo ? getBotInfo(api) : Promise.resolve(null),
@@ -109,7 +120,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       if (error instanceof ApiError) return NO_MODELS
       throw error
     }),
-    getRecentThreads(api, showsMoreRecent ? MORE_RECENT_THREADS : RECENT_THREADS).catch((error: unknown): Awaited<ReturnType<typeof getRecentThreads>> => {
+    getRecentThreads(api, showsMoreRecent ? MORE_RECENT_THREADS : RECENT_THREADS, recentFrom).catch((error: unknown): Awaited<ReturnType<typeof getRecentThreads>> => {
       if (error instanceof ApiError) return { threads: [], hasMore: false }
       throw error
     }),
@@ -136,6 +147,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     mode,
     recent: recent.threads,
     moreRecentHref: recent.hasMore && !showsMoreRecent ? moreRecentPath(url) : null,
+    olderRecentHref: recent.hasMore && showsMoreRecent ? moreRecentPath(url, recentFrom + MORE_RECENT_THREADS) : null,
+    newerRecentHref: recentFrom > 0 ? moreRecentPath(url, Math.max(0, recentFrom - MORE_RECENT_THREADS)) : null,
     threadId: thread?.thread_id ?? null,
     isUnknownThread: threadParam !== null && thread === null,
   }
@@ -260,7 +273,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function AskRoute() {
   const data = useLoaderData<typeof loader>()
-  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, moreRecentHref, threadId, isUnknownThread } = data
+  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, moreRecentHref, olderRecentHref, newerRecentHref, threadId, isUnknownThread } = data
   const earlier = data.earlier as RenderedAnswer[]
   const actionData = useActionData<typeof action>()
   // A switch of the way to ask that carried a draft: the choice made and the text typed. With scripts the page
@@ -503,7 +516,7 @@ export default function AskRoute() {
         </section>
       ) : null}
 
-      <RecentThreads threads={recent} currentThread={threadId} moreHref={moreRecentHref} />
+      <RecentThreads threads={recent} currentThread={threadId} moreHref={moreRecentHref} olderHref={olderRecentHref} newerHref={newerRecentHref} />
 
       {mayReadBotInfo ? (
         <section id={BOT_INFO_ID} className={layout.card} aria-labelledby="bot-info-heading">

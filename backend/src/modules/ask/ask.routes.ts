@@ -42,7 +42,7 @@ export const askRoutes =
       ask.thread(currentUser(request), request.query.thread_id),
     )
     app.get('/ask_threads', { config: { access: 'user' }, schema: { tags: ['ask'], querystring: AskThreadsQuery, response: { 200: AskThreads } } }, (request) =>
-      ask.threads(currentUser(request), request.query.limit),
+      ask.threads(currentUser(request), request.query.limit, request.query.offset),
     )
     app.get('/answer', { config: { access: 'user' }, schema: { tags: ['ask'], querystring: LogIdQuery, response: { 200: AskAnswer } } }, (request) =>
       ask.answerOfLog(currentUser(request), request.query.log_id),

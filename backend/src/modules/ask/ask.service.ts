@@ -280,9 +280,9 @@ export class AskService {
     return { thread_id: threadId, turns }
   }
 
-  /** The caller's own recent threads, the most recently continued first (GET /ask_threads). */
-  async threads(user: CurrentUser, limit: number): Promise<AskThreads> {
-    const rows = await threads.recent(this.db, user.id, limit)
+  /** The caller's own recent threads, the most recently continued first, after the `offset` newest (GET /ask_threads). */
+  async threads(user: CurrentUser, limit: number, offset = 0): Promise<AskThreads> {
+    const rows = await threads.recent(this.db, user.id, limit, offset)
     return { threads: rows.map((row) => ({ thread_id: row.threadId, command: row.command, turns: row.turns, last_asked: row.lastAskedAt.toISOString() })) }
   }
 

@@ -70,14 +70,14 @@ export const threadsRepository = {
   },
 
   /** The user's threads, the most recently continued first. */
-  async recent(db: Queryable, userId: number, limit: number): Promise<ThreadSummaryRecord[]> {
+  async recent(db: Queryable, userId: number, limit: number, offset = 0): Promise<ThreadSummaryRecord[]> {
     const rows = await db.query<{ thread_id: number; command: string; turns: number | string; last_asked_at: Date }>(
       `SELECT t.thread_id, f.command, t.turns, t.last_asked_at
          FROM (SELECT thread_id, count(*) AS turns, max(created_at) AS last_asked_at, max(id) AS last_id FROM query_logs
                 WHERE user_id = $1 AND mode = 'expert' AND thread_id IS NOT NULL GROUP BY thread_id) t
          JOIN query_logs f ON f.id = t.thread_id
-        ORDER BY t.last_id DESC LIMIT $2`,
-      [userId, limit],
+        ORDER BY t.last_id DESC LIMIT $2 OFFSET $3`,
+      [userId, limit, offset],
     )
     return rows.map((row) => ({ threadId: row.thread_id, command: row.command, turns: Number(row.turns), lastAskedAt: row.last_asked_at }))
   },
