@@ -126,7 +126,7 @@ export type AskThread = z.infer<typeof AskThread>
  */
 export const AskThreadsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(50).default(10),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 })
 export const AskThreadSummary = z.object({
   thread_id: z.number().int(),

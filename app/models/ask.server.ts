@@ -49,6 +49,11 @@ export const MORE_RECENT_THREADS = 50
  * there are older ones (the next one is read to tell).
  */
 export async function getRecentThreads(session: ApiSession, limit = RECENT_THREADS, offset = 0) {
+  if (limit < MORE_RECENT_THREADS) {
+    // Within the API's most at a time, one call reads the one more that tells.
+    const { threads } = await callApi('/ask_threads', { session, query: { limit: limit + 1, offset }, schema: AskThreads })
+    return { threads: threads.slice(0, limit), hasMore: threads.length > limit }
+  }
   const [page, next] = await Promise.all([
     callApi('/ask_threads', { session, query: { limit, offset }, schema: AskThreads }),
     callApi('/ask_threads', { session, query: { limit: 1, offset: offset + limit }, schema: AskThreads }),
