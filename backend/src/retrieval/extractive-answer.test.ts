@@ -435,6 +435,46 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     ]);
   });
 
+  it('answers what something is for with the sentence that says what it is for, else with what it is', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Agent settings', text: 'Choose "Use default model" unless you want the agents to use a specific model.', score: 10 },
+      {
+        articleId: 2,
+        title: 'How to use the general agent',
+        text: 'A single question gets a single answer. For these, use the general agent: the agent is for requests too big for one answer. An agent is an assistant that works in several steps.',
+        score: 9,
+      },
+    ];
+    for (const question of ['What is the agent for?', 'What are agents used for?', 'What do I use the agent for?']) {
+      expect(composeExtractiveAnswer(question, guide, idfOf(guide), { maxSentences: 1 })?.text, question).toBe(
+        'For these, use the general agent: the agent is for requests too big for one answer. [2]',
+      );
+    }
+    // Without a sentence that says what it is for, the one that says what it is answers.
+    const definition: AnswerSource[] = [guide[0] as AnswerSource, { articleId: 3, title: 'Agents', text: 'Agents run on their own. An agent is an assistant that works in several steps.', score: 9 }];
+    expect(composeExtractiveAnswer('What is the agent for?', definition, idfOf(definition), { maxSentences: 1 })?.text).toBe('An agent is an assistant that works in several steps. [2]');
+  });
+
+  it('answers where something is in the product with the sentence that names the screen', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Users, roles and sign-in', text: 'Editors see the query logs of their own organisation.', score: 10 },
+      {
+        articleId: 2,
+        title: 'How to use the query logs and their filters',
+        text: 'Every question asked in the assistant is logged. You find the query logs on the Logs tab, the third tab on the Dashboard.',
+        score: 9,
+      },
+    ];
+    // "See" is a word of many articles, as in a real guide.
+    const seen = ['You see every draft waiting for review.', 'See the Settings tab.', 'You will see a message.', 'See the troubleshooting article.'];
+    const weights = idfOf([...guide, ...seen.map((text, position) => ({ articleId: 10 + position, title: 'Other', text }))]);
+    for (const question of ['Where do I see query logs?', 'Where can I find the query logs?']) {
+      expect(composeExtractiveAnswer(question, guide, weights, { maxSentences: 1 })?.text, question).toBe('You find the query logs on the Logs tab, the third tab on the Dashboard. [2]');
+    }
+    // A question about a place in the world is read as before.
+    expect(composeExtractiveAnswer('Where are the query logs of editors?', guide, weights, { maxSentences: 1 })?.text).toBe('Editors see the query logs of their own organisation. [1]');
+  });
+
   it('answers the difference between two things with what one of them is, not with a sentence that says different', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Editing articles', text: '## Drafts are different\n\nDrafts are edited in the Drafts view, not in the Articles table.', score: 10 },

@@ -467,6 +467,13 @@ function quotesTheQuestion(text: string, weights: ReadonlyMap<string, number>, q
 /** "What is X?", "What are X?", "Who was X?": a question that asks what something is (X in group 1). */
 const ASKS_WHAT_IT_IS =
   /^\s*(?:(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)|what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+(?:do|mean|stand\s+for))\s*\?*\s*$/i;
+/**
+ * "What is the agent for?", "What are templates used for?", "What do I use the logs for?": a question that asks what
+ * something is for (X in group 1 or 2). It is answered by a sentence that says so ("the agent is for requests too big
+ * for one answer"), or else by one that says what X is.
+ */
+const ASKS_WHAT_IT_IS_FOR =
+  /^\s*(?:what\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+(?:(?:used|meant|good|there)\s+)?for|what\s+(?:do|does|can|could|would|should)\s+(?:i|we|you|one|people|users?)\s+use\s+(?:(?:an?|the)\s+)?([^?]+?)\s+for)\s*\?*\s*$/i;
 /** "What can an editor do?": a question that asks what someone or something can do (X in group 1). */
 const ASKS_WHAT_IT_CAN_DO = /^\s*what\s+(?:can|could|may)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+do\s*\?*\s*$/i;
 /**
@@ -509,9 +516,10 @@ const MAX_DEFINED_WORDS = 6;
  */
 function definitionPattern(question: string, isQuestion: boolean): RegExp | undefined {
   const canDo = isQuestion ? ASKS_WHAT_IT_CAN_DO.exec(question)?.[1] : undefined;
-  const asked = isQuestion ? ASKS_WHAT_IT_IS.exec(question) : undefined;
+  const purpose = isQuestion && canDo === undefined ? ASKS_WHAT_IT_IS_FOR.exec(question) : null;
+  const asked = isQuestion && !purpose ? ASKS_WHAT_IT_IS.exec(question) : undefined;
   const difference = isQuestion && canDo === undefined ? ASKS_DIFFERENCE.exec(question) : null;
-  const subjects = difference ? [difference[1], difference[2]] : [isQuestion ? (canDo ?? asked?.[1] ?? asked?.[2]) : question];
+  const subjects = difference ? [difference[1], difference[2]] : [isQuestion ? (canDo ?? purpose?.[1] ?? purpose?.[2] ?? asked?.[1] ?? asked?.[2]) : question];
   const names: string[] = [];
   for (const subject of subjects) {
     const words = normalize(subject ?? '').match(/[a-z0-9]+/g) ?? [];
@@ -524,6 +532,14 @@ function definitionPattern(question: string, isQuestion: boolean): RegExp | unde
   // "What can an editor do?" is answered by what says what editors can do: "Editors can: …"; it may be named in a bracket
   // or before one: "An admin (administrator) can do everything: …" for an admin and an administrator.
   if (canDo !== undefined) return new RegExp(`^(?:(?:an?|the)\\s+)?(?:[a-z]+\\s+\\()?${named}s?\\)?(?:\\s+\\([^)]*\\))?\\s+(?:can|could|may)\\b`);
+  // "What is the agent for?" is answered by what says what it is for, at a sentence's start or after its colon: "For
+  // these, use the general agent: the agent is for requests too big for one answer." (group 2); what says what it is
+  // answers it less well (read as an entry by definitionKind).
+  if (purpose) {
+    return new RegExp(
+      `(?:^|[:;]\\s+)(?:(?:an?|the)\\s+)?${named}s?\\s+(?:is|are)\\s+(?:(?:[a-z]+ly|meant|used|made|there)\\s+)?((?:for|to)\\b|(?!(?:not|never|also|only|[a-z]+ly\\s+)?[a-z]+(?:ed|en)\\b))`,
+    );
+  }
   // "Drafts are edited in …" says what is done with them, not what they are.
   // A glossary's entry says it with a dash: "multiple_model – when on, …".
   // The glossary's dash is captured (group 1): such an entry says what a setting holds, not what the thing is.
@@ -559,7 +575,7 @@ const JUDGES_IT = /^\s*(?:too|very|so|quite|rather|not|no|never|still|already)\b
  */
 type DefinitionKind = 'says' | 'entry' | 'judges';
 function definitionKind(match: RegExpExecArray, normalized: string): DefinitionKind {
-  if (match[1] !== undefined) return 'entry';
+  if (match[1] !== undefined) return match[1] === 'for' || match[1] === 'to' ? 'says' : 'entry';
   return JUDGES_IT.test(normalized.slice(match.index + match[0].length)) ? 'judges' : 'says';
 }
 
@@ -639,6 +655,21 @@ const STEP_FOR_CONSEQUENCE_PENALTY = 0.5;
  */
 const ASKS_WHETHER_ONE_CAN =
   /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]|who\s+(?:can|could|may)\s+[a-z])/;
+/**
+ * "Where do I find the logs?", "Where can editors see drafts?": a question about where something is in the product,
+ * with the verb that only frames it (see, find, …) in group 1: "You find the query logs on the Logs tab" answers
+ * "Where do I see query logs?".
+ */
+const ASKS_WHERE_IN_THE_PRODUCT =
+  /^\s*where\s+(?:do|does|can|could|should|would|will|may)\s+(?:i|we|you|one|users?|editors?|administrators?|admins?|people)\b(?:\s+(see|find|view|get\s+to|access|look\s+at|locate|read)\b)?/i;
+/**
+ * A sentence that names a place on a screen ("on the Logs tab", "in the Drafts view", "beside the Dashboard's tabs"):
+ * the answer's type for a question about where something is in the product.
+ */
+const NAMES_A_SCREEN_PLACE =
+  /\b(?:on|in|under|from|at|beside)\s+(?:the\s+|your\s+)?(?:[\p{L}\d_'’-]+\s+){0,3}(?:tab|tabs|view|screen|page|menu|form|section|list|table|dashboard|settings|panel|button|link)\b/u;
+/** …and scores this much more when it has a question word, beside the answer type's penalty when it names none. */
+const NAMES_THE_PLACE_BONUS = 0.3;
 /** Words that say who may do what, or what something can do. */
 const SAYS_WHO_MAY = /\b(?:can|cannot|may|only|requires?|required|allow|allows|allowed|permitted|permission)\b/;
 /** For a question whether one can do something, a sentence saying who may or what can be done, naming it (`SAYS_WHO_MAY`). */
@@ -751,8 +782,12 @@ export function rankAnswerSentences(
   // A measure no source names ("length" for "how long") tells nothing of them; nor does "difference" of the difference
   // between two things, which what each of them is tells ("Different words." is no answer to it).
   const asksDifference = ASKS_DIFFERENCE.test(question);
+  // Nor does the verb of "Where do I see X?": where X is says it, whatever verb it uses.
+  const framingVerb = ASKS_WHERE_IN_THE_PRODUCT.exec(question)?.[1];
+  const framingTerms = new Set(framingVerb === undefined ? [] : tokenizedText(framingVerb).terms);
   const questionTerms = [...query.terms].filter(
-    ([term, weight]) => weight > 0 && !(query.measures?.has(term) && !sourcesName(sources, term)) && !(asksDifference && term === DIFFERENCE_TERM),
+    ([term, weight]) =>
+      weight > 0 && !(query.measures?.has(term) && !sourcesName(sources, term)) && !(asksDifference && term === DIFFERENCE_TERM) && !framingTerms.has(term),
   );
   if (questionTerms.length === 0 || sources.length === 0) return null;
   const weights = new Map<string, number>();
@@ -807,6 +842,7 @@ export function rankAnswerSentences(
   const phrasal = askedPhrasalVerb(question.split(FURTHER_QUESTION)[0] ?? question);
   // A how-to question is answered by steps, and by sentences that say its action: its heading is no answer.
   const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
+  const asksWhereInTheProduct = ASKS_WHERE_IN_THE_PRODUCT.test(question);
   const questionWord = QUESTION_WORD.exec(normalize(question).trim())?.[1];
   const asksConsequence = ASKS_CONSEQUENCE.test(normalize(question));
   const asksWhetherOneCan = ASKS_WHETHER_ONE_CAN.test(normalize(question));
@@ -963,7 +999,8 @@ export function rankAnswerSentences(
     let relevant = 0;
     let relevantTotal = 0;
     let covered = 0;
-    const typeMatch = hasAnswerType(query.answerType, sentence.normalized);
+    // Where something is in the product is said by a sentence that names a place on a screen.
+    const typeMatch = asksWhereInTheProduct ? NAMES_A_SCREEN_PLACE.test(sentence.normalized) : hasAnswerType(query.answerType, sentence.normalized);
     for (const [term, weight] of weights) {
       const discounted = weight * (title.has(term) ? TITLE_TERM_DISCOUNT : 1) * (localRarity.get(term) as number);
       relevantTotal += discounted;
@@ -1001,7 +1038,8 @@ export function rankAnswerSentences(
       (definesIt ? (definitionKind(definition, sentence.normalized) === 'says' ? DEFINITION_BONUS : ENTRY_DEFINITION_BONUS) : 0) +
       (sentence.headedByQuestion && sentence.opensSection ? SECTION_OPENING_BONUS : 0) +
       (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) +
-      (sentence.saysWhoMay ? SAYS_WHO_MAY_BONUS : 0) -
+      (sentence.saysWhoMay ? SAYS_WHO_MAY_BONUS : 0) +
+      (asksWhereInTheProduct && typeMatch && sentence.terms.size > 0 ? NAMES_THE_PLACE_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       (sentence.stepOfOtherTask ? OTHER_TASK_STEP_PENALTY : 0) -
       (stepsDoNotAnswer && STEP_TO_TAKE.test(sentence.normalized) ? STEP_FOR_CONSEQUENCE_PENALTY : 0) -
