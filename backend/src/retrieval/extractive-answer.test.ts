@@ -455,6 +455,20 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('What is the agent for?', definition, idfOf(definition), { maxSentences: 1 })?.text).toBe('An agent is an assistant that works in several steps. [2]');
   });
 
+  it('answers how many with a sentence that counts, not one whose number names a field', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Bot settings',
+        text: 'Query shortcuts are up to three common questions shown on the Ask screen. To add a shortcut:\n\n1. Open Settings.\n2. Under Query shortcuts, type the question in Shortcut 1 query.',
+        score: 10,
+      },
+    ];
+    expect(composeExtractiveAnswer('How many shortcuts can I have?', guide, idfOf(guide), { maxSentences: 1 })?.text).toBe(
+      'Query shortcuts are up to three common questions shown on the Ask screen. [1]',
+    );
+  });
+
   it('answers where something is in the product with the sentence that names the screen', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Users, roles and sign-in', text: 'Editors see the query logs of their own organisation.', score: 10 },

@@ -178,12 +178,15 @@ const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|
 const NUMBER_WORDS =
   /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|once|twice|every|daily|weekly|fortnight|fortnightly|monthly|yearly|annually|hourly|nightly)\b/;
 const CENTURY = /\bcentur/;
+/** A capitalised word inside a sentence followed by a number: a label, "Shortcut 1 query", "Step 2". */
+const LABEL_NUMBER = /(?<=[\p{L},]\s+)\p{Lu}\p{Ll}+\s+\d+\b/gu;
 
 /** Whether a sentence holds the kind of answer the question asks for; undefined when that cannot be told from the words. */
-function hasAnswerType(type: AnswerType | undefined, normalizedSentence: string): boolean | undefined {
+function hasAnswerType(type: AnswerType | undefined, normalizedSentence: string, text = normalizedSentence): boolean | undefined {
   switch (type) {
     case 'number':
-      return NUMBER_WORDS.test(normalizedSentence);
+      // A number that names something ("Shortcut 1", "Step 2") counts nothing.
+      return NUMBER_WORDS.test(normalize(text.replace(LABEL_NUMBER, ' ')));
     case 'year':
       return YEAR.test(normalizedSentence);
     case 'date':
@@ -1000,7 +1003,7 @@ export function rankAnswerSentences(
     let relevantTotal = 0;
     let covered = 0;
     // Where something is in the product is said by a sentence that names a place on a screen.
-    const typeMatch = asksWhereInTheProduct ? NAMES_A_SCREEN_PLACE.test(sentence.normalized) : hasAnswerType(query.answerType, sentence.normalized);
+    const typeMatch = asksWhereInTheProduct ? NAMES_A_SCREEN_PLACE.test(sentence.normalized) : hasAnswerType(query.answerType, sentence.normalized, sentence.text);
     for (const [term, weight] of weights) {
       const discounted = weight * (title.has(term) ? TITLE_TERM_DISCOUNT : 1) * (localRarity.get(term) as number);
       relevantTotal += discounted;
