@@ -455,6 +455,17 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('What is the agent for?', definition, idfOf(definition), { maxSentences: 1 })?.text).toBe('An agent is an assistant that works in several steps. [2]');
   });
 
+  it('answers how to do something to someone with the sentence that does it to whoever it names', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Users', text: 'To make someone an editor, open Users and choose the editor group. Give each person the smallest role.', score: 10 },
+      { articleId: 2, title: 'Accounts', text: 'To invite a colleague who should choose their own password, select Invite user.', score: 9 },
+    ];
+    const weights = idfOf(guide);
+    expect(composeExtractiveAnswer('How do I invite someone?', guide, weights)?.text).toBe('To invite a colleague who should choose their own password, select Invite user. [2]');
+    // Said in the sentence, the pronoun still counts.
+    expect(composeExtractiveAnswer('How do I make someone an editor?', guide, weights, { maxSentences: 1 })?.text).toBe('To make someone an editor, open Users and choose the editor group. [1]');
+  });
+
   it('answers how many with a sentence that counts, not one whose number names a field', () => {
     const guide: AnswerSource[] = [
       {

@@ -1,7 +1,7 @@
 import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
 import { actionStems, activeHowTo, askedAbility, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
-import { ANSWER_TYPE_WORD_WEIGHT, pairTerm, parseQuery, type AnswerType } from './query';
+import { ANSWER_TYPE_WORD_WEIGHT, isIndefinitePronounTerm, pairTerm, parseQuery, type AnswerType } from './query';
 import { countWords, knowledgeLanguage, normalize, tokenizeWithWords } from './text';
 
 export interface AnswerSource {
@@ -966,7 +966,8 @@ export function rankAnswerSentences(
   // Only what the how-to part asks is held to this: "How do I replace a lost card, and does the desk lend laptops?"
   // is answered on laptops by a sentence about laptops.
   const actionPart = action === undefined ? new Set<string>() : new Set(tokenizedText(question.split(FURTHER_QUESTION)[0] ?? question).terms);
-  const objects = [...actionPart].filter((term) => term !== action && weights.has(term));
+  // "Someone" in "How do I invite someone?" is whoever a sentence names: no object it must name.
+  const objects = [...actionPart].filter((term) => term !== action && weights.has(term) && !isIndefinitePronounTerm(term));
   const answersActionPart = (sentence: Sentence) =>
     action === undefined ||
     ![...sentence.terms].some((term) => actionPart.has(term)) ||

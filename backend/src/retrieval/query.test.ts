@@ -20,6 +20,17 @@ describe('parseQuery', () => {
     ]);
   });
 
+  it('weighs an indefinite pronoun of a question less, as a request\'s verb: it stands for whatever a passage names', () => {
+    expect([...parseQuery('How do I invite someone?').terms]).toEqual([
+      ['invit', 1],
+      ['someon', ANSWER_TYPE_WORD_WEIGHT],
+    ]);
+    expect(parseQuery('Can anybody read everything in the logs?').terms.get('log')).toBe(1);
+    expect(parseQuery('Can anybody read everything in the logs?').terms.get('anybodi')).toBe(ANSWER_TYPE_WORD_WEIGHT);
+    // Not in a claim.
+    expect(parseQuery('Someone invited them').terms.get('someon')).toBe(1);
+  });
+
   it('weighs less the word that only names the kind of answer, and says which kind', () => {
     const howMany = parseQuery('How many teams have played in the Super Bowl eight times?');
     expect(howMany.terms.get('mani')).toBe(ANSWER_TYPE_WORD_WEIGHT);

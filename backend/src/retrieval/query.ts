@@ -1,5 +1,5 @@
 import { isEnglishWord } from './spelling';
-import { normalize, tokenizeWithWords } from './text';
+import { knowledgeLanguage, normalize, tokenizeWithWords } from './text';
 
 /**
  * What a question asks for, read from its wording: a number ("How many", "What percentage"), a year ("What
@@ -60,6 +60,16 @@ export function isPairTerm(term: string): boolean {
 
 /** E-mail addresses and web addresses. */
 const CONTACT_DETAILS = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/\S+|\bwww\.\S+/g;
+/**
+ * "How do I invite someone?": an indefinite pronoun stands for whatever a passage names ("a colleague"); at full weight,
+ * a word no passage has, it would weigh the most and turn the question away. In an English question it weighs as a
+ * request's verb does, so that "To make someone an editor, …" still counts it.
+ */
+const INDEFINITE_PRONOUNS: ReadonlySet<string> = new Set(['someone', 'somebody', 'anyone', 'anybody', 'everyone', 'everybody', 'something', 'anything', 'everything']);
+/** The terms of the indefinite pronouns, which name nothing in particular that an action is done to. */
+export function isIndefinitePronounTerm(term: string): boolean {
+  return knowledgeLanguage() === 'en' && [...INDEFINITE_PRONOUNS].some((word) => tokenizeWithWords(word).terms[0] === term);
+}
 
 const QUESTION_OPENERS: ReadonlySet<string> = new Set([
   'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how',
@@ -181,7 +191,7 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
     if (isQuestion) for (const word of words) if (listed.has(word)) for (const stem of tokenizeWithWords(word).terms) found.add(stem);
     return found;
   };
-  const requestStems = questionStemsOf(REQUEST_VERBS);
+  const requestStems = questionStemsOf(knowledgeLanguage() === 'en' ? new Set([...REQUEST_VERBS, ...INDEFINITE_PRONOUNS]) : REQUEST_VERBS);
   const existentialStems = questionStemsOf(EXISTENTIAL_VERBS);
   if (existentialStems.size > 0 && stems.some((stem) => !existentialStems.has(stem))) {
     stems = stems.filter((stem) => !existentialStems.has(stem));
