@@ -466,6 +466,24 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('How do I make someone an editor?', guide, weights, { maxSentences: 1 })?.text).toBe('To make someone an editor, open Users and choose the editor group. [1]');
   });
 
+  it('answers whether I can do something, when a step answers it best, with the whole list of steps', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to edit or delete an article',
+        text: '## Edit a published article\n\n1. Find the article in the Articles table.\n2. Choose to edit it.\n3. Change the title or content.\n4. Save your changes.',
+        score: 10,
+      },
+      { articleId: 2, title: 'Deleting', text: 'You cannot undo a delete: a deleted article cannot be restored.', score: 5 },
+    ];
+    const weights = idfOf(guide);
+    expect(composeExtractiveAnswer('Can I edit a published article?', guide, weights)?.text).toBe(
+      '1. Find the article in the Articles table.\n2. Choose to edit it.\n3. Change the title or content.\n4. Save your changes. [1]',
+    );
+    // A sentence that says it answers as before.
+    expect(composeExtractiveAnswer('Can I undo a delete?', guide, weights)?.text).toBe('You cannot undo a delete: a deleted article cannot be restored. [2]');
+  });
+
   it('answers how many with a sentence that counts, not one whose number names a field', () => {
     const guide: AnswerSource[] = [
       {
@@ -493,11 +511,11 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     // "See" is a word of many articles, as in a real guide.
     const seen = ['You see every draft waiting for review.', 'See the Settings tab.', 'You will see a message.', 'See the troubleshooting article.'];
     const weights = idfOf([...guide, ...seen.map((text, position) => ({ articleId: 10 + position, title: 'Other', text }))]);
-    for (const question of ['Where do I see query logs?', 'Where can I find the query logs?']) {
+    for (const question of ['Where do I see query logs?', 'Where can I find the query logs?', 'Where are the query logs?']) {
       expect(composeExtractiveAnswer(question, guide, weights, { maxSentences: 1 })?.text, question).toBe('You find the query logs on the Logs tab, the third tab on the Dashboard. [2]');
     }
-    // A question about a place in the world is read as before.
-    expect(composeExtractiveAnswer('Where are the query logs of editors?', guide, weights, { maxSentences: 1 })?.text).toBe('Editors see the query logs of their own organisation. [1]');
+    // Asked otherwise, it is read as before.
+    expect(composeExtractiveAnswer('Where did editors see query logs?', guide, weights, { maxSentences: 1 })?.text).toBe('Editors see the query logs of their own organisation. [1]');
   });
 
   it('answers the difference between two things with what one of them is, not with a sentence that says different', () => {

@@ -359,6 +359,11 @@ export interface RankedSentences {
   /** Whether the question asks how to do something ("How do I add an article?"): a list of steps answers it whole. */
   asksHowTo: boolean;
   /**
+   * Whether the question asks whether the asker can do something ("Can I edit a published article?"): when a numbered
+   * step answers it best, the whole procedure does (how to do it says that one can).
+   */
+  asksWhetherICan?: boolean;
+  /**
    * Whether the question asks what something is or can do ("What is a draft?"): a sentence that says it answers it
    * whole. Not so a bare name or a request for a summary, which want more.
    */
@@ -658,13 +663,15 @@ const STEP_FOR_CONSEQUENCE_PENALTY = 0.5;
  */
 const ASKS_WHETHER_ONE_CAN =
   /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]|who\s+(?:can|could|may)\s+[a-z])/;
+/** "Can I edit a published article?", "Could we upload PDFs?": whether the asker can do something. */
+const ASKS_WHETHER_I_CAN = /^\s*(?:can|could|may)\s+(?:i|we)\b/i;
 /**
  * "Where do I find the logs?", "Where can editors see drafts?": a question about where something is in the product,
  * with the verb that only frames it (see, find, …) in group 1: "You find the query logs on the Logs tab" answers
  * "Where do I see query logs?".
  */
 const ASKS_WHERE_IN_THE_PRODUCT =
-  /^\s*where\s+(?:do|does|can|could|should|would|will|may)\s+(?:i|we|you|one|users?|editors?|administrators?|admins?|people)\b(?:\s+(see|find|view|get\s+to|access|look\s+at|locate|read)\b)?/i;
+  /^\s*where\s+(?:(?:do|does|can|could|should|would|will|may)\s+(?:i|we|you|one|users?|editors?|administrators?|admins?|people)\b(?:\s+(see|find|view|get\s+to|access|look\s+at|locate|read)\b)?|(?:is|are)\s+(?:the|my|our|your)\s)/i;
 /**
  * A sentence that names a place on a screen ("on the Logs tab", "in the Drafts view", "beside the Dashboard's tabs"):
  * the answer's type for a question about where something is in the product.
@@ -1093,6 +1100,7 @@ export function rankAnswerSentences(
     evidence: passageEvidence(question, sources, weightOf, correctTerm),
     words: candidates.map((candidate) => candidate.words),
     asksHowTo,
+    ...(ASKS_WHETHER_I_CAN.test(question) ? { asksWhetherICan: true } : {}),
     asksWhatItIs: query.isQuestion && defines !== undefined,
     asksConsequence,
     stepsDoNotAnswer,
@@ -1237,7 +1245,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE ||
       ((ranked.procedure.namesAction || ranked.procedure.titleSaysHow) && ranked.procedure.titledCoverage >= MIN_PROCEDURE_COVERAGE))
       ? ranked.procedure
-      : ranked.asksHowTo && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
+      : (ranked.asksHowTo || (ranked.asksWhetherICan === true && first.list?.[0]?.ordered === true)) && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
         ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
         : ranked.list &&
             first.typeMatch !== true &&
