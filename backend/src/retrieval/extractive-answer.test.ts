@@ -462,6 +462,12 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     ];
     const weights = idfOf(guide);
     expect(composeExtractiveAnswer('How do I invite someone?', guide, weights)?.text).toBe('To invite a colleague who should choose their own password, select Invite user. [2]');
+    // A person is whoever "someone" stands for.
+    const users: AnswerSource[] = [
+      { articleId: 3, title: 'How to edit or delete an article', text: '## Delete an article\n\n1. Find the article in the table.\n2. Choose to delete it.', score: 10 },
+      { articleId: 4, title: 'Users', text: 'To remove a user, disable the account: accounts are not deleted.', score: 8 },
+    ];
+    expect(composeExtractiveAnswer('How do I remove someone?', users, idfOf([...users, ...guide]))?.text).toBe('To remove a user, disable the account: accounts are not deleted. [2]');
     // Said in the sentence, the pronoun still counts.
     expect(composeExtractiveAnswer('How do I make someone an editor?', guide, weights, { maxSentences: 1 })?.text).toBe('To make someone an editor, open Users and choose the editor group. [1]');
   });

@@ -663,6 +663,17 @@ const STEP_FOR_CONSEQUENCE_PENALTY = 0.5;
  */
 const ASKS_WHETHER_ONE_CAN =
   /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]|who\s+(?:can|could|may)\s+[a-z])/;
+/** The indefinite pronouns that stand for a person ("someone"), and the nouns a guide names people by ("a user"). */
+const stemsOf = (words: string) => {
+  let stems: ReadonlySet<string> | undefined;
+  return () => (stems ??= new Set(tokenizedText(words).terms));
+};
+const PERSON_PRONOUN_STEMS = stemsOf('someone somebody anyone anybody everyone everybody');
+const PERSON_NOUN_STEMS = stemsOf('user users person people colleague colleagues member members account accounts');
+/** Whether stems name what a question's action is done to: the term itself, or for "someone" a person ("a user"). */
+function namesObject(stems: ReadonlySet<string>, term: string): boolean {
+  return stems.has(term) || (PERSON_PRONOUN_STEMS().has(term) && isIndefinitePronounTerm(term) && [...PERSON_NOUN_STEMS()].some((noun) => stems.has(noun)));
+}
 /** "Can I edit a published article?", "Could we upload PDFs?": whether the asker can do something. */
 const ASKS_WHETHER_I_CAN = /^\s*(?:can|could|may)\s+(?:i|we)\b/i;
 /**
@@ -853,6 +864,7 @@ export function rankAnswerSentences(
   // A how-to question is answered by steps, and by sentences that say its action: its heading is no answer.
   const asksHowTo = HOW_TO.test(question) || ASKS_FOR_STEPS.test(question);
   const asksWhereInTheProduct = ASKS_WHERE_IN_THE_PRODUCT.test(question);
+  const personPronoun = [...weights.keys()].find((term) => isIndefinitePronounTerm(term) && PERSON_PRONOUN_STEMS().has(term));
   const questionWord = QUESTION_WORD.exec(normalize(question).trim())?.[1];
   const asksConsequence = ASKS_CONSEQUENCE.test(normalize(question));
   const asksWhetherOneCan = ASKS_WHETHER_ONE_CAN.test(normalize(question));
@@ -919,6 +931,8 @@ export function rankAnswerSentences(
         // "Choose to delete it." does what "How do I remove an article?" asks.
         if (action !== undefined && actions.has(term) && weights.has(action)) terms.add(action);
       }
+      // "To remove a user, …" says whom "How do I remove someone?" asks about.
+      if (personPronoun !== undefined && stems.some((stem) => PERSON_NOUN_STEMS().has(stem))) terms.add(personPronoun);
       // "To sign out, …" does what "How do I log out?" asks.
       if (phrasal !== undefined && weights.has(phrasal.verb) && phrasal.says.test(sentence.normalized)) terms.add(phrasal.verb);
       let pairs = 0;
@@ -973,12 +987,13 @@ export function rankAnswerSentences(
   // Only what the how-to part asks is held to this: "How do I replace a lost card, and does the desk lend laptops?"
   // is answered on laptops by a sentence about laptops.
   const actionPart = action === undefined ? new Set<string>() : new Set(tokenizedText(question.split(FURTHER_QUESTION)[0] ?? question).terms);
-  // "Someone" in "How do I invite someone?" is whoever a sentence names: no object it must name.
-  const objects = [...actionPart].filter((term) => term !== action && weights.has(term) && !isIndefinitePronounTerm(term));
+  // "Something" in "How do I delete something?" is whatever a sentence names: no object it must name; "someone" is a
+  // person ("To invite a colleague, …").
+  const objects = [...actionPart].filter((term) => term !== action && weights.has(term) && (!isIndefinitePronounTerm(term) || PERSON_PRONOUN_STEMS().has(term)));
   const answersActionPart = (sentence: Sentence) =>
     action === undefined ||
     ![...sentence.terms].some((term) => actionPart.has(term)) ||
-    (sentence.namesAction && (objects.length === 0 || objects.some((term) => sentence.terms.has(term) || sentence.headingTerms.has(term) || titleTerms[sentence.sourceIndex]?.has(term))));
+    (sentence.namesAction && (objects.length === 0 || objects.some((term) => sentence.terms.has(term) || namesObject(sentence.headingTerms, term) || namesObject(titleTerms[sentence.sourceIndex] ?? new Set(), term))));
   let matching = sentences.filter(
     (sentence) => (sentence.terms.size > 0 || sentence.headedByQuestion || (sentence.followsStep && sentence.contextTerms.size > 0)) && answersActionPart(sentence),
   );
@@ -1151,7 +1166,7 @@ function bestList(
       if (numberedOnly && actions.size > 0 && !aboutAction(analyzed, list.steps, list.heading, title, actions)) return;
       // So do steps that name nothing the action is done to, nor under a title that does ("Choose to edit or delete
       // it." of a comment, for "How do I update a draft?").
-      if (objects.length > 0 && !objects.some((term) => stems.has(term) || title.has(term))) return;
+      if (objects.length > 0 && !objects.some((term) => namesObject(stems, term) || namesObject(title, term))) return;
       // And steps headed by another action than the one asked are for that one ("Delete an article" for "How do I find
       // an article?", where a step says "Find the article"; "Disable a user or change a role" stays for disabling).
       const { heading: headed } = list;
