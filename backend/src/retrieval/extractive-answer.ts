@@ -541,8 +541,8 @@ function definitionPattern(question: string, isQuestion: boolean): RegExp | unde
   // or before one: "An admin (administrator) can do everything: …" for an admin and an administrator.
   if (canDo !== undefined) return new RegExp(`^(?:(?:an?|the)\\s+)?(?:[a-z]+\\s+\\()?${named}s?\\)?(?:\\s+\\([^)]*\\))?\\s+(?:can|could|may)\\b`);
   // "What is the agent for?" is answered by what says what it is for, at a sentence's start or after its colon: "For
-  // these, use the general agent: the agent is for requests too big for one answer." (group 2); what says what it is
-  // answers it less well (read as an entry by definitionKind).
+  // these, use the general agent: the agent is for requests too big for one answer." ("for" or "to" in group 1); what
+  // says what it is answers it less well (group 1 empty: read as an entry by definitionKind).
   if (purpose) {
     return new RegExp(
       `(?:^|[:;]\\s+)(?:(?:an?|the)\\s+)?${named}s?\\s+(?:is|are)\\s+(?:(?:[a-z]+ly|meant|used|made|there)\\s+)?((?:for|to)\\b|(?!(?:not|never|also|only|[a-z]+ly\\s+)?[a-z]+(?:ed|en)\\b))`,
@@ -665,14 +665,17 @@ const ASKS_WHETHER_ONE_CAN =
   /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]|who\s+(?:can|could|may)\s+[a-z])/;
 /** The indefinite pronouns that stand for a person ("someone"), and the nouns a guide names people by ("a user"). */
 const stemsOf = (words: string) => {
-  let stems: ReadonlySet<string> | undefined;
-  return () => (stems ??= new Set(tokenizedText(words).terms));
+  let kept: { language: string; stems: ReadonlySet<string> } | undefined;
+  return () => {
+    if (kept?.language !== knowledgeLanguage()) kept = { language: knowledgeLanguage(), stems: new Set(tokenizedText(words).terms) };
+    return kept.stems;
+  };
 };
 const PERSON_PRONOUN_STEMS = stemsOf('someone somebody anyone anybody everyone everybody');
 const PERSON_NOUN_STEMS = stemsOf('user users person people colleague colleagues member members account accounts');
 /** Whether stems name what a question's action is done to: the term itself, or for "someone" a person ("a user"). */
 function namesObject(stems: ReadonlySet<string>, term: string): boolean {
-  return stems.has(term) || (PERSON_PRONOUN_STEMS().has(term) && isIndefinitePronounTerm(term) && [...PERSON_NOUN_STEMS()].some((noun) => stems.has(noun)));
+  return stems.has(term) || (isIndefinitePronounTerm(term) && PERSON_PRONOUN_STEMS().has(term) && [...PERSON_NOUN_STEMS()].some((noun) => stems.has(noun)));
 }
 /** "Can I edit a published article?", "Could we upload PDFs?": whether the asker can do something. */
 const ASKS_WHETHER_I_CAN = /^\s*(?:can|could|may)\s+(?:i|we)\b/i;

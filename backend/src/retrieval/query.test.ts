@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_TYPE_WORD_WEIGHT, isPairTerm, pairTerm, parseQuery } from './query';
-import { tokenize } from './text';
+import { setKnowledgeLanguage, tokenize } from './text';
 
 describe('parseQuery', () => {
   it('reads questions by their first word or their question mark, and claims as not questions', () => {
@@ -27,8 +27,14 @@ describe('parseQuery', () => {
     ]);
     expect(parseQuery('Can anybody read everything in the logs?').terms.get('log')).toBe(1);
     expect(parseQuery('Can anybody read everything in the logs?').terms.get('anybodi')).toBe(ANSWER_TYPE_WORD_WEIGHT);
-    // Not in a claim.
+    // Not in a claim, nor in a knowledge base in another language, whose words these are not.
     expect(parseQuery('Someone invited them').terms.get('someon')).toBe(1);
+    setKnowledgeLanguage('fr');
+    try {
+      expect([...parseQuery('Comment inviter someone ?').terms.values()]).toEqual([1, 1]);
+    } finally {
+      setKnowledgeLanguage('en');
+    }
   });
 
   it('weighs less the word that only names the kind of answer, and says which kind', () => {
