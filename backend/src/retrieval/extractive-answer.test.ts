@@ -490,6 +490,21 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('Can I undo a delete?', guide, weights)?.text).toBe('You cannot undo a delete: a deleted article cannot be restored. [2]');
   });
 
+  it('answers a few words that start with a task\'s verb with the steps of the task', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to upload files',
+        text: 'You can upload files on the Articles tab.\n\n## Upload one or more files\n\n1. Select the Articles tab.\n2. Open the file upload form.\n3. Choose the files.\n4. Submit the upload.',
+        score: 10,
+      },
+    ];
+    const steps = '1. Select the Articles tab.\n2. Open the file upload form.\n3. Choose the files.\n4. Submit the upload. [1]';
+    for (const request of ['upload files', 'Upload files', 'upload the files']) expect(composeExtractiveAnswer(request, guide, idfOf(guide))?.text, request).toBe(steps);
+    // A name is no task: it is answered by what says it.
+    expect(composeExtractiveAnswer('file upload', guide, idfOf(guide), { maxSentences: 1 })?.text).not.toBe(steps);
+  });
+
   it('answers how many with a sentence that counts, not one whose number names a field', () => {
     const guide: AnswerSource[] = [
       {

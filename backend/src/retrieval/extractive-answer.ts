@@ -677,6 +677,12 @@ const PERSON_NOUN_STEMS = stemsOf('user users person people colleague colleagues
 function namesObject(stems: ReadonlySet<string>, term: string): boolean {
   return stems.has(term) || (isIndefinitePronounTerm(term) && PERSON_PRONOUN_STEMS().has(term) && [...PERSON_NOUN_STEMS()].some((noun) => stems.has(noun)));
 }
+/**
+ * "upload files", "Invite user", "reset password": a request of two to five words, no question, that starts with the verb
+ * of a task one does in a product.
+ */
+const TASK_REQUEST =
+  /^\s*(?:add|create|delete|remove|edit|change|update|upload|import|download|export|publish|unpublish|crawl|invite|reset|set|configure|enable|disable|rename|save|share|filter|sort|install|run|start|stop|restore|review|approve|rate|switch|move|copy|connect|turn|give|revoke|correct|comment)(?:\s+[^\s?]+){1,4}\s*$/i;
 /** "Can I edit a published article?", "Could we upload PDFs?": whether the asker can do something. */
 const ASKS_WHETHER_I_CAN = /^\s*(?:can|could|may)\s+(?:i|we)\b/i;
 /**
@@ -794,6 +800,9 @@ export function rankAnswerSentences(
   weightOf: (term: string) => number,
   correctTerm?: (term: string) => string | undefined,
 ): RankedSentences | null {
+  // A few words that start with a task's verb ("upload files", "invite user") ask how to do it, where the sources give
+  // steps: "How do I upload files?".
+  if (TASK_REQUEST.test(question) && sources.some((source) => NUMBERED_STEPS.test(source.text))) question = `How do I ${question.trim()}?`;
   // A how-question in the passive asks how to do it ("How are drafts published?": "How do I publish drafts?") where the
   // sources give steps; elsewhere it asks of a fact ("How is oxygen ranked in abundance?": "third").
   const active = activeHowTo(question);
