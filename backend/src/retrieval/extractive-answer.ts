@@ -1,7 +1,7 @@
 import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
 import { actionStems, activeHowTo, askedAbility, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
-import { ANSWER_TYPE_WORD_WEIGHT, isIndefinitePronounTerm, pairTerm, parseQuery, type AnswerType } from './query';
+import { ANSWER_TYPE_WORD_WEIGHT, asHowToQuestion, isIndefinitePronounTerm, pairTerm, parseQuery, type AnswerType } from './query';
 import { countWords, knowledgeLanguage, normalize, tokenizeWithWords } from './text';
 
 export interface AnswerSource {
@@ -677,12 +677,6 @@ const PERSON_NOUN_STEMS = stemsOf('user users person people colleague colleagues
 function namesObject(stems: ReadonlySet<string>, term: string): boolean {
   return stems.has(term) || (isIndefinitePronounTerm(term) && PERSON_PRONOUN_STEMS().has(term) && [...PERSON_NOUN_STEMS()].some((noun) => stems.has(noun)));
 }
-/**
- * "upload files", "Invite user", "reset password": a request of two to five words, no question, that starts with the verb
- * of a task one does in a product.
- */
-const TASK_REQUEST =
-  /^\s*(?:add|create|delete|remove|edit|change|update|upload|import|download|export|publish|unpublish|crawl|invite|reset|set|configure|enable|disable|rename|save|share|filter|sort|install|run|start|stop|restore|review|approve|rate|switch|move|copy|connect|turn|give|revoke|correct|comment)(?:\s+[^\s?]+){1,4}\s*$/i;
 /** "Can I edit a published article?", "Could we upload PDFs?": whether the asker can do something. */
 const ASKS_WHETHER_I_CAN = /^\s*(?:can|could|may)\s+(?:i|we)\b/i;
 /**
@@ -802,7 +796,7 @@ export function rankAnswerSentences(
 ): RankedSentences | null {
   // A few words that start with a task's verb ("upload files", "invite user") ask how to do it, where the sources give
   // steps: "How do I upload files?".
-  if (TASK_REQUEST.test(question) && sources.some((source) => NUMBERED_STEPS.test(source.text))) question = `How do I ${question.trim()}?`;
+  if (sources.some((source) => NUMBERED_STEPS.test(source.text))) question = asHowToQuestion(question);
   // A how-question in the passive asks how to do it ("How are drafts published?": "How do I publish drafts?") where the
   // sources give steps; elsewhere it asks of a fact ("How is oxygen ranked in abundance?": "third").
   const active = activeHowTo(question);

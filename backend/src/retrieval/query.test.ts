@@ -10,6 +10,10 @@ describe('parseQuery', () => {
     expect(parseQuery('library card renewal?').isQuestion).toBe(true);
     expect(parseQuery('Vitamin D deficiency is associated with higher mortality.').isQuestion).toBe(false);
     expect(parseQuery('library card renewal').isQuestion).toBe(false);
+    // A few words led by a task's verb ask how to do it.
+    expect(parseQuery('upload files').isQuestion).toBe(true);
+    expect(parseQuery('Reset password').isQuestion).toBe(true);
+    expect(parseQuery('file upload').isQuestion).toBe(false);
   });
 
   it('weighs every distinct word of the query once, in order', () => {

@@ -71,6 +71,19 @@ export function isIndefinitePronounTerm(term: string): boolean {
   return knowledgeLanguage() === 'en' && [...INDEFINITE_PRONOUNS].some((word) => tokenizeWithWords(word).terms[0] === term);
 }
 
+/**
+ * "upload files", "Invite user", "reset password": a request of two to five words, no question, that starts with the verb
+ * of a task one does in a product. It asks how to do it, as a question does: it is searched unexpanded, and the answerer
+ * reads it as "How do I …?" where the passages found give steps.
+ */
+export const TASK_REQUEST =
+  /^\s*(?:add|create|delete|remove|edit|change|update|upload|import|download|export|publish|unpublish|crawl|invite|reset|set|configure|enable|disable|rename|save|share|filter|sort|install|run|start|stop|restore|review|approve|rate|switch|move|copy|connect|turn|give|revoke|correct|comment)(?:\s+[^\s?]+){1,4}\s*$/i;
+
+/** A task request ("upload files") asked as the how-to question it is ("How do I upload files?"); any other text as it is. */
+export function asHowToQuestion(text: string): string {
+  return knowledgeLanguage() === 'en' && TASK_REQUEST.test(text) ? `How do I ${text.trim()}?` : text;
+}
+
 const QUESTION_OPENERS: ReadonlySet<string> = new Set([
   'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how',
   'is', 'are', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'should', 'would', 'will', 'shall', 'may',
@@ -142,7 +155,7 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
   // Contact details a user adds ("my email is x@y.z, how do I …") are not what they ask about.
   const normalized = normalize(text).replace(CONTACT_DETAILS, ' ');
   const words = normalized.match(/[a-z0-9]+/g) ?? [];
-  const isQuestion = /\?\s*$/.test(text) || QUESTION_OPENERS.has(words[0] ?? '');
+  const isQuestion = /\?\s*$/.test(text) || QUESTION_OPENERS.has(words[0] ?? '') || (knowledgeLanguage() === 'en' && TASK_REQUEST.test(text));
 
   const phrases: string[] = [];
   const answerTypeWords: string[] = [];

@@ -4,7 +4,7 @@ import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Paramete
 import { chunkArticle } from '../../retrieval/chunker'
 import { definitionFinder } from '../../retrieval/extractive-answer'
 import { actionWordings, activeHowTo } from '../../retrieval/asked-action'
-import { parseQuery } from '../../retrieval/query'
+import { asHowToQuestion, parseQuery } from '../../retrieval/query'
 import { knowledgeLanguage } from '../../retrieval/text'
 import { ChunkSetDigest } from './index-digest'
 import { decodeSnapshot, readSnapshotFile, readSnapshotFileHeader, SNAPSHOT_FORMAT, writeSnapshot, type SnapshotOrigin } from './index-snapshot'
@@ -416,7 +416,8 @@ export class KnowledgeService {
     else if (this.replaying) await this.replaying.catch(() => this.sync())
     // A how-question in the passive may ask how to do it ("How are drafts published?": "How do I publish drafts?"): it
     // is searched as asked and as that how-to, whose passages with steps rank higher.
-    const question = activeHowTo(asked)
+    // So is a task asked in a few words ("upload files": "How do I upload files?").
+    const question = activeHowTo(asHowToQuestion(asked))
     // A how-to question is read with its action said plainly ("make a new article": "create an article") and with each
     // verb that does the same ("add an article"); each passage keeps its best score: a guide names an action one way,
     // its users say it another.
