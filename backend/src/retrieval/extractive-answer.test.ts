@@ -1050,4 +1050,86 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     // Asked how, by the asker, the steps are the answer.
     expect(answer('How do I create an API key?')).toEqual(expect.arrayContaining(['Open API keys.', 'Select Create key.']));
   });
+
+  it('adds to a step only another step, and to any sentence only one that says more than the question\'s words and a pronoun', () => {
+    // Whatever the scores allow (maxScoreGap 1).
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to install and run the product',
+        text: '## Language model\n\nTo set up a language model, set LLM_BASE_URL to the address of an OpenAI-compatible service and LLM_API_KEY to its key, then restart the product.',
+        score: 9,
+      },
+      { articleId: 2, title: 'Bot settings explained', text: '- **Prompt templates** – the instructions given to the language model.', score: 9 },
+    ];
+    const answer = (question: string, sources: AnswerSource[]) =>
+      composeExtractiveAnswer(question, sources, weightsOf(sources), { maxScoreGap: 1 })?.sentences.map((sentence) => sentence.text) ?? [];
+    expect(answer('How do I turn on the language model?', guide)).toEqual([
+      'To set up a language model, set LLM_BASE_URL to the address of an OpenAI-compatible service and LLM_API_KEY to its key, then restart the product.',
+    ]);
+    // Another step joins a step.
+    const steps: AnswerSource[] = [guide[0] as AnswerSource, { articleId: 2, title: 'Bot settings explained', text: 'To use the language model for agents too, choose it in llm_model.', score: 9 }];
+    expect(answer('How do I turn on the language model?', steps)).toHaveLength(2);
+    const settings: AnswerSource[] = [
+      { articleId: 2, title: 'Bot settings explained', text: 'The bot description says what the assistant is for, in a sentence or two. The language model is given it.', score: 9 },
+      { articleId: 3, title: 'Assistant', text: 'With every question, the language model receives the bot description and the prompt templates.', score: 9 },
+    ];
+    expect(answer('What does the language model receive with every question?', settings)).toEqual([
+      'With every question, the language model receives the bot description and the prompt templates.',
+    ]);
+    // A sentence with one new word and no pronoun says it: "Exports are stored in the archive." (above).
+  });
+
+  it('answers from the section whose heading says the question, going on in its next sentence when the first is short', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Troubleshooting common problems and messages',
+        text:
+          '## A new article is not used in answers (does not show up)\n\nCheck that it was **published**. Articles added with the form, uploaded, crawled or imported from a video site are drafts until someone selects **Publish** in the Drafts view and the indexing job has finished.\n\n' +
+          '## A source is marked as deleted\n\nThe article behind that source was deleted after the question was answered.',
+        score: 9,
+      },
+      { articleId: 2, title: 'How to give feedback on an answer', text: 'Give feedback on good answers too, not only bad ones. It shows which articles are working well in answers.', score: 9.2 },
+    ];
+    expect(composeExtractiveAnswer('Why is my article not showing up in answers?', guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text)).toEqual([
+      'Check that it was published.',
+      'Articles added with the form, uploaded, crawled or imported from a video site are drafts until someone selects Publish in the Drafts view and the indexing job has finished.',
+    ]);
+  });
+
+  it('answers a how-to with the one sentence that says how to do it, before steps of another task that only pass by it', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to add an article',
+        text: '## Publish it\n\nA new article must be published before the assistant can use it:\n\n1. Open the **Drafts** view.\n2. Find your article and check it.\n3. Select **Publish**.\n\nAsk a question about it to check that it is found.',
+        score: 9,
+      },
+      { articleId: 2, title: 'How to filter and sort the articles table', text: '## Find an article\n\nTo find an article, filter the **Articles** table by its title: choose "contains" on the title column.', score: 8.5 },
+    ];
+    const answer = (question: string, sources = guide) => composeExtractiveAnswer(question, sources, weightsOf(sources))?.sentences.map((sentence) => sentence.text) ?? [];
+    expect(answer('How do I find an article?')).toEqual(['To find an article, filter the Articles table by its title: choose "contains" on the title column.']);
+    // A sentence whose purpose is another action gets no instruction's bonus, and steps for another task under a title
+    // that names the asked one are not its procedure.
+    const sorting: AnswerSource[] = [
+      { articleId: 2, title: 'How to filter and sort the articles table', text: '## Sort the table\n\nSelect a column heading to sort by that column.', score: 10 },
+      {
+        articleId: 2,
+        title: 'How to filter and sort the articles table',
+        text: '## Find an article\n\nTo find an article, filter the **Articles** table by its title:\n\n1. Select the **Articles** tab.\n2. Choose "contains" beside **Title** and type a word of the title.\n3. Select **Filter**.',
+        score: 7,
+      },
+    ];
+    expect(answer('How do I sort the articles table?', sorting)).toEqual(['Select a column heading to sort by that column.']);
+  });
+
+  it('reads "a few seconds" as the quantity a "how long" question asks for', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'How to review and publish drafts', text: 'Take a moment to read each draft before publishing. Publishing takes a few seconds for a handful of drafts.', score: 9 },
+    ];
+    expect(composeExtractiveAnswer('How long does it take to publish?', guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text)).toEqual([
+      'Publishing takes a few seconds for a handful of drafts.',
+    ]);
+  });
 });

@@ -114,7 +114,7 @@ export interface ExtractiveAnswerOptions {
  */
 export const defaultExtractiveAnswerOptions: Readonly<Required<ExtractiveAnswerOptions>> = Object.freeze({
   maxSentences: 2,
-  minEvidence: 0.25,
+  minEvidence: 0.255,
   minCoverage: 0.2,
   minSourceCoverage: 0,
   minFreshCoverage: 0,
@@ -176,7 +176,7 @@ const LENGTH_REFERENCE = 20;
 const YEAR = /\b(?:1\d{3}|20\d{2})s?\b/;
 const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/;
 const NUMBER_WORDS =
-  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|once|twice|every|daily|weekly|fortnight|fortnightly|monthly|yearly|annually|hourly|nightly)\b/;
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|once|twice|every|daily|weekly|fortnight|fortnightly|monthly|yearly|annually|hourly|nightly)\b|\b(?:a\s+few|several|many)\s+(?:seconds|minutes|hours|days|weeks|months|years)\b/;
 const CENTURY = /\bcentur/;
 /** A capitalised word inside a sentence followed by a number: a label, "Shortcut 1 query", "Step 2". */
 const LABEL_NUMBER = /(?<=[\p{L},]\s+)\p{Lu}\p{Ll}+\s+\d+\b/gu;
@@ -220,6 +220,8 @@ interface Candidate {
   /** Whether it says what the question asks about is. */
   definesIt: boolean;
   definition: DefinitionKind | undefined;
+  /** Whether it is under a heading that says the whole question. */
+  headedByQuestion?: boolean;
 }
 
 /** A sentence of a list, and whether it starts an item (the others continue the item before them). */
@@ -338,6 +340,10 @@ export interface AnswerCandidate {
   defines?: boolean;
   /** …and how (`definitionKind`): says what it is, a glossary's entry ("bot_type – …") or a judgement ("… is too strict"). */
   definition?: DefinitionKind;
+  /** Whether it is under a heading that says the whole question ("A new article is not used in answers"). */
+  headedByQuestion?: boolean;
+  /** For a how-to question: whether it says how to do the asked action in one sentence ("To find an article, filter …"). */
+  saysHow?: boolean;
 }
 
 /** The candidate sentences of an answer, best first, with what the selection needs to judge them. */
@@ -415,6 +421,8 @@ export interface RankedList {
   titleSaysHow: boolean;
   /** The same of its heading and lead-in alone: what the list is said to be about. */
   contextCoverage: number;
+  /** Whether its heading or lead-in names the asked action (or a verb doing the same). */
+  contextNamesAction?: boolean;
 }
 
 /** A sentence that only names another article to read: 'See "How to publish drafts".', 'See also "Roles" for details.' */
@@ -651,7 +659,29 @@ const OTHER_TASK_STEP_PENALTY = 0.1;
  */
 const ASKS_CONSEQUENCE = /^\s*what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+(?:when|if|after|once|as\s+soon\s+as)\b/;
 /** A sentence that tells the reader to do something: "Select Publish.", "Under Delete, tick Yes.", "To revoke it, select …". */
-const STEP_TO_TAKE = /^(?:(?:to\s+[^,:;]+|(?:under|in|on|beside|from|at)\s+[^,:;]{1,60}),\s*)?(?:then\s+)?(?:select|open|tick|untick|clear|choose|click|press|tap|type|enter|fill\s+in|go\s+to|switch|save|edit|set|add|remove|delete|write|upload|copy|paste|turn|enable|disable|run|restart|start|sign)(?![\w-])/;
+const STEP_TO_TAKE = /^(?:(?:to\s+[^,:;]+|(?:under|in|on|beside|from|at)\s+[^,:;]{1,60}),\s*)?(?:then\s+)?(?:select|open|tick|untick|clear|choose|click|press|tap|type|enter|fill\s+in|go\s+to|switch|save|edit|set|add|remove|delete|write|upload|copy|paste|turn|enable|disable|run|restart|start|sign|filter|sort|download|export|publish|create|paste|invite)(?![\w-])/;
+/**
+ * Whether a sentence says how to do something in itself: "To <purpose>, <step>" ("To find an article, filter the
+ * Articles table by its title: …"), where its purpose says the asked action (`purposeSays`).
+ */
+function saysHowToDoIt(text: string, purposeSays: (text: string) => boolean | undefined): boolean {
+  const normalized = normalize(text);
+  const purpose = INSTRUCTION.exec(normalized);
+  return purpose !== null && purposeSays(text) === true && STEP_TO_TAKE.test(normalized.slice(purpose[0].length).trim());
+}
+/** Whether a sentence or one of its clauses tells the reader to do something ("To change the logo, the title or the font, choose …"). */
+function tellsToDo(text: string): boolean {
+  return normalize(text).split(/,\s*/).some((clause) => STEP_TO_TAKE.test(clause));
+}
+/** A first sentence of at most this many words, under a heading that says the question, goes on in the next one. */
+const SHORT_SECTION_OPENING_WORDS = 8;
+/**
+ * A sentence with a pronoun joins the answer's first only with at least this many words (stems) the question does not
+ * have: one made of the question's words and a pronoun ("The language model is told it.") answers nothing.
+ */
+const MIN_NEW_WORDS_OF_A_FURTHER_SENTENCE = 2;
+/** A pronoun that stands for something named before: "it", "them", "this" … */
+const STANDS_FOR_SOMETHING_BEFORE = /\b(?:it|its|they|them|their|this|that|these|those)\b/;
 /** For a question about what follows an action, a step that does it: its words say what to do, not what comes of it. */
 const STEP_FOR_CONSEQUENCE_PENALTY = 0.5;
 /**
@@ -1022,7 +1052,10 @@ export function rankAnswerSentences(
   const defines = definitionPattern(question, query.isQuestion);
   const instructs = (normalized: string) => {
     const purpose = asksHowTo ? INSTRUCTION.exec(normalized)?.[1] : undefined;
-    return purpose !== undefined && tokenizedText(purpose).terms.some((term) => weights.has(term));
+    if (purpose === undefined) return false;
+    const terms = tokenizedText(purpose).terms;
+    // "To find an article, …" is no instruction for sorting the articles table: the purpose names the asked action.
+    return terms.some((term) => weights.has(term)) && (actions.size === 0 || terms.some((term) => actions.has(term)));
   };
   const bestSourceScore = Math.max(0, ...sources.map((source) => source.score ?? 0));
   const hasScores = bestSourceScore > 0 && sources.every((source) => typeof source.score === 'number');
@@ -1096,12 +1129,22 @@ export function rankAnswerSentences(
     if (phrasal !== undefined) return phrasal.says.test(purpose);
     return actions.size > 0 ? tokenizedText(purpose).terms.some((term) => actions.has(term)) : undefined;
   };
+  // Where the question names no action of its own ("How do I find an article?": find only frames it), the purpose says
+  // the question when it has nearly all its weight.
+  const purposeSaysQuestion = (text: string): boolean => {
+    const purpose = INSTRUCTION.exec(normalize(text))?.[1];
+    if (purpose === undefined) return false;
+    const stems = new Set(tokenizedText(purpose).terms);
+    let covered = 0;
+    for (const [term, weight] of weights) if (stems.has(term)) covered += weight;
+    return covered >= HEADED_BY_QUESTION * totalWeight;
+  };
   const best = candidates[0];
   const procedure = asksHowTo
     ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
     : undefined;
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, contextTerms, followsStep, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition }) => ({
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, contextTerms, followsStep, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition, headedByQuestion }) => ({
       text,
       sourceIndex,
       sentenceIndex,
@@ -1115,6 +1158,8 @@ export function rankAnswerSentences(
       continuedBy,
       ...(definesIt ? { defines: true } : {}),
       ...(definition ? { definition } : {}),
+      ...(headedByQuestion ? { headedByQuestion } : {}),
+      ...(asksHowTo && !list && saysHowToDoIt(text, (sentence) => purposeSaysAction(sentence) ?? purposeSaysQuestion(sentence)) ? { saysHow: true } : {}),
     })),
     sourceCoverage,
     termShares,
@@ -1127,7 +1172,8 @@ export function rankAnswerSentences(
     stepsDoNotAnswer,
     actionMissing: actionNamed ? undefined : action,
     procedure: procedure && !(procedure.leadIn !== undefined && purposeSaysAction(procedure.leadIn) === false && best !== undefined && purposeSaysAction(best.text) === true) ? procedure : undefined,
-    list: bestList(sources, weights, totalWeight, false, 'contextCoverage', new Set(), quotesQuestion),
+    // For a how-to question, a list about another action is none ("To find an article, …:" for "How do I sort …?").
+    list: bestList(sources, weights, totalWeight, false, 'contextCoverage', asksHowTo ? actions : new Set(), quotesQuestion),
   };
 }
 
@@ -1177,6 +1223,11 @@ function bestList(
       // an article?", where a step says "Find the article"; "Disable a user or change a role" stays for disabling).
       const { heading: headed } = list;
       if (numberedOnly && headed.some((stem) => isActionStem(stem) && !weights.has(stem)) && !headed.some((stem) => actions.has(stem))) return;
+      // Steps that only their article's title ties to the action, and whose lead-in says they are for another task, are
+      // that task's ("To find an article, filter the Articles table …:" for "How do I sort the articles table?" in "How to
+      // filter and sort the articles table").
+      const purpose = list.leadIn === undefined ? undefined : (INSTRUCTION.exec(normalize(list.leadIn)) ?? LEAD_IN_PURPOSE.exec(normalize(list.leadIn)))?.[1];
+      if (actions.size > 0 && !namesAction && purpose !== undefined && !tokenizedText(purpose).terms.some((stem) => actions.has(stem))) return;
       // Steps that do not say the phrasal verb asked, where a sentence does ("How do I log out?").
       if (mustSay && !mustSay(list.leadIn ?? '') && !list.steps.some((step) => mustSay(step.text))) return;
       // Steps that "delete" do what "remove" asks: the action counts as covered.
@@ -1193,6 +1244,7 @@ function bestList(
         namesAction,
         titleSaysHow: numberedOnly && titleSaysHowTo(source.title, actions) && coverageOf(new Set(), 1) >= 1 - 1e-9,
         contextCoverage: coverageOf(list.context),
+        contextNamesAction: asked !== undefined && list.context.has(asked),
       };
       // Steps under a title that says how to do what is asked come first; of two lists that cover the question alike,
       // the one whose heading and lead-in say more of it ("Add an article" over "Create a correction" for "How do I
@@ -1261,7 +1313,13 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // uploaded file be?": "By default, each file can be up to 25 MB.", not the steps of an upload).
   // A question about what follows an action, or whether someone can do it, is not answered by the steps that do it.
   const stepsThatDoNotAnswer = (steps: readonly { text: string }[]) => ranked.stepsDoNotAnswer === true && steps.some((step) => STEP_TO_TAKE.test(normalize(step.text)));
+  // A sentence that says how to do the asked action itself answers before a list whose heading and lead-in say less of
+  // the question: "To find an article, filter the Articles table by its title: …", not the steps of publishing one of
+  // which is "Find your article and check it.".
+  const saidInOne =
+    first.saysHow === true && ranked.procedure !== undefined && ranked.procedure.contextNamesAction !== true && ranked.procedure.contextCoverage < first.coverage;
   const procedure =
+    !saidInOne &&
     ranked.procedure &&
     (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE ||
       ((ranked.procedure.namesAction || ranked.procedure.titleSaysHow) && ranked.procedure.titledCoverage >= MIN_PROCEDURE_COVERAGE))
@@ -1310,6 +1368,12 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     if (candidate.introduces || isListFragment(candidate)) continue;
     // Nor, asked what follows an action or whether someone can do it, does a step that does it.
     if (ranked.stepsDoNotAnswer === true && STEP_TO_TAKE.test(normalize(candidate.text))) continue;
+    // Asked how to do something and answered by a step, a further sentence is another step, or it tells of something
+    // else: "Prompt templates – the instructions given to the language model." after "To set up a language model, set …".
+    // Answered by a section whose heading says the question ("A new article is not used in answers"), the answer is
+    // that section's: a sentence from elsewhere ("It shows which articles are working well.") answers another question.
+    if (first.headedByQuestion === true && candidate.headedByQuestion !== true) continue;
+    if (ranked.asksHowTo && STEP_TO_TAKE.test(normalize(first.text)) && !tellsToDo(candidate.text)) continue;
     // A sentence that says what the asked thing is answers "What is …?" whole: "Submit the correction." adds nothing to
     // "A correction is a draft article made of …".
     // Nor does a glossary's entry or a judgement add to a sentence that says what it is: "agents – each with a name, …"
@@ -1318,13 +1382,21 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.
     const carriesMissingType = first.typeMatch === false && candidate.typeMatch === true && candidate.sourceIndex === first.sourceIndex && candidate.terms.size >= 2;
-    if (!carriesMissingType && first.score - candidate.score > maxScoreGap) continue;
+    // A short first sentence of a section that answers the question goes on in the next one ("Check that it was
+    // published. Articles added with the form … are drafts until someone selects Publish …").
+    const goesOnWithIt =
+      first.headedByQuestion === true && candidate.headedByQuestion === true && candidate.sourceIndex === first.sourceIndex &&
+      candidate.sentenceIndex === first.sentenceIndex + 1 && (words[firstPosition] ?? 0) <= SHORT_SECTION_OPENING_WORDS;
+    if (!carriesMissingType && !goesOnWithIt && first.score - candidate.score > maxScoreGap) continue;
     let fresh = 0;
     for (const term of candidate.terms) if (!covered.has(term)) fresh += termShares.get(term) ?? 0;
     // A further sentence must bear on the question where the chosen ones do not.
     if (fresh < minFreshCoverage && !carriesMissingType) continue;
     const stems = tokenizedText(candidate.text).terms;
     if (stems.length > 0 && stems.filter((stem) => said.has(stem)).length / stems.length > maxRedundancy) continue;
+    // A further sentence made of the question's words and a pronoun ("The language model is told it.") says nothing
+    // where it stands: what the pronoun stands for is in the sentence before, which is not in the answer.
+    if (new Set(stems.filter((stem) => !termShares.has(stem))).size < MIN_NEW_WORDS_OF_A_FURTHER_SENTENCE && STANDS_FOR_SOMETHING_BEFORE.test(normalize(candidate.text))) continue;
     for (const stem of stems) said.add(stem);
     chosen.push(candidate);
     chosenWords += words[position] ?? 0;

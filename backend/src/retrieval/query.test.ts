@@ -60,6 +60,16 @@ describe('parseQuery', () => {
     expect(parseQuery('What does AFC stand for?').answerType).toBeUndefined();
   });
 
+  it('reads a question about a bound as asking for a number, and keeps the bound as a search term', () => {
+    const limit = parseQuery('What is the upload limit?');
+    expect(limit.answerType).toBe('number');
+    expect(limit.terms.get('limit')).toBe(1);
+    expect(parseQuery("What's the maximum file size?").answerType).toBe('number');
+    expect(parseQuery('Which limits apply to uploads?').answerType).toBe('number');
+    expect(parseQuery('What is a limitation of the crawler?').answerType).toBeUndefined();
+    expect(parseQuery('Why is there an upload limit?').answerType).toBeUndefined();
+  });
+
   it('searches what a "how large" or "how far" question measures beside the word that asks it', () => {
     const howLarge = parseQuery('How large can an uploaded file be?');
     expect(howLarge.terms.get('larg')).toBe(ANSWER_TYPE_WORD_WEIGHT);

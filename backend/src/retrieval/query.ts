@@ -128,6 +128,12 @@ const ANSWER_TYPE_PHRASE = new RegExp(`\\b(?:(how)\\s+(${HOW_QUANTITY})|(what|wh
 /** "What is the name of", "what was the percentage of": the answer-type word is group 1. */
 const ANSWER_TYPE_OF = new RegExp(`\\b(?:what|which)\\s+(?:is|was|are|were)\\s+(?:the|a|an)\\s+(${WHAT_KIND_WORDS})\\s+of\\b`, 'g');
 
+/**
+ * Nouns that name a bound ("What is the upload limit?", "What's the maximum file size?"): a what/which question about
+ * one asks for a number, though the noun stays a search term (a text that gives the bound may name it).
+ */
+const BOUND_NOUNS: ReadonlySet<string> = new Set(['limit', 'limits', 'maximum', 'minimum', 'max', 'quota', 'cap']);
+
 function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefined {
   for (const phrase of phrases) {
     const [opener, kind] = phrase.split(/\s+/) as [string, string];
@@ -139,6 +145,7 @@ function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefine
     if (word === 'who' || word === 'whom' || word === 'whose') return 'person';
     if (word === 'where') return 'place';
     if (word === 'when') return 'date';
+    if ((word === 'what' || word === 'which') && words.some((other) => BOUND_NOUNS.has(other))) return 'number';
     if (word === 'how' || word === 'what' || word === 'which' || word === 'why') return undefined;
   }
   return undefined;

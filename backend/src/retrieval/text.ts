@@ -74,6 +74,38 @@ export function knowledgeLanguage(): string {
   return latin?.language ?? 'en';
 }
 
+/**
+ * The past forms of English irregular verbs, by base form: Porter stems "writes" and "writing" to write but leaves
+ * "wrote" and "written" apart, so "Who wrote …?" missed "… writes …". Stemmed as their base form. Left out are forms
+ * that are more often another word ("left", "rose", "ground", "born", "felt" is kept); words of another language set
+ * by `setKnowledgeLanguage` do not use the table. Chosen on squad-dev-even (ADR 271).
+ */
+const IRREGULAR_VERB_FORMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    write: 'wrote written', begin: 'began begun', break: 'broke broken', bring: 'brought', build: 'built', buy: 'bought',
+    catch: 'caught', choose: 'chose chosen', come: 'came', draw: 'drew drawn', drive: 'drove driven', eat: 'ate eaten',
+    feel: 'felt', fight: 'fought', find: 'found', fly: 'flew flown', forget: 'forgot forgotten', give: 'gave given',
+    go: 'went gone', grow: 'grew grown', hear: 'heard', hold: 'held', keep: 'kept', know: 'knew known', lead: 'led',
+    lose: 'lost', make: 'made', mean: 'meant', meet: 'met', pay: 'paid', ride: 'rode ridden', run: 'ran', say: 'said',
+    see: 'saw seen', sell: 'sold', send: 'sent', shake: 'shook shaken', sing: 'sang sung', sit: 'sat', speak: 'spoke spoken',
+    spend: 'spent', stand: 'stood', steal: 'stole stolen', strike: 'struck', swim: 'swam swum', take: 'took taken',
+    teach: 'taught', tell: 'told', throw: 'threw thrown', understand: 'understood', wear: 'wore worn', win: 'won',
+    seek: 'sought', become: 'became', hide: 'hid hidden', forbid: 'forbade forbidden', arise: 'arose arisen',
+    deal: 'dealt', dig: 'dug', drink: 'drank drunk', feed: 'fed', flee: 'fled', forgive: 'forgave forgiven',
+    freeze: 'froze frozen', hang: 'hung', lend: 'lent', overcome: 'overcame', overtake: 'overtook overtaken',
+    ring: 'rang rung', sink: 'sank sunk', shine: 'shone', shrink: 'shrank shrunk', slide: 'slid', spin: 'spun',
+    spring: 'sprang sprung', stick: 'stuck', sting: 'stung', strive: 'strove striven', swear: 'swore sworn',
+    sweep: 'swept', swing: 'swung', tear: 'tore torn', undertake: 'undertook undertaken', undergo: 'underwent undergone',
+    uphold: 'upheld', withdraw: 'withdrew withdrawn', weave: 'wove woven', weep: 'wept', awake: 'awoke awoken',
+    bite: 'bit bitten', blow: 'blew blown', fall: 'fallen', foresee: 'foresaw foreseen',
+    mislead: 'misled', outgrow: 'outgrew outgrown', rebuild: 'rebuilt', retell: 'retold', rewrite: 'rewrote rewritten',
+    sleep: 'slept', shoot: 'shot', slay: 'slew slain', speed: 'sped', stink: 'stank stunk', think: 'thought',
+    withhold: 'withheld', withstand: 'withstood', wake: 'woke woken', beat: 'beaten', bleed: 'bled', breed: 'bred',
+    cling: 'clung', creep: 'crept', kneel: 'knelt', leap: 'leapt', light: 'lit', mistake: 'mistook mistaken',
+    overthrow: 'overthrew overthrown', partake: 'partook', spit: 'spat', stride: 'strode', tread: 'trod trodden',
+  }).flatMap(([base, forms]) => forms.split(' ').map((form) => [form, base] as [string, string])),
+);
+
 /** A doubled final consonant other than l, s or z ("add", "stiff"). */
 const DOUBLED_FINAL_CONSONANT = /([bcdfghjkmnpqrtvwx])\1$/;
 
@@ -84,7 +116,7 @@ const DOUBLED_FINAL_CONSONANT = /([bcdfghjkmnpqrtvwx])\1$/;
  * meet. Undoubling every such final consonant makes them share one stem.
  */
 function porterStem(token: string): string {
-  const stemmed = stemmer(token);
+  const stemmed = stemmer(IRREGULAR_VERB_FORMS.get(token) ?? token);
   return stemmed.length >= 3 && DOUBLED_FINAL_CONSONANT.test(stemmed) ? stemmed.slice(0, -1) : stemmed;
 }
 

@@ -544,7 +544,7 @@ describe('both agents on the demo knowledge base', () => {
 
   it('answers a part that leans on the one before with what it borrows, and "each one" for each part before', async () => {
     const size = await runAgent(server, { command: 'How do I upload files and how large can they be?' })
-    expect(size.answer).toMatch(/\*\*How large can they be\?\*\* By default, each file can be up to 25 MB\./)
+    expect(size.answer).toMatch(/\*\*How large can they be\?\*\* The upload limit is 25 MB per file by default\./)
     const needs = await runAgent(server, { command: 'Compare the steps for uploading files and crawling a web site, and list what each one needs.' })
     expect(needs.answer).toMatch(/\*\*List what uploading files needs\.\*\* To upload files, you need the editor or admin role\./)
     expect(needs.answer).toMatch(/\*\*List what crawling a web site needs\.\*\*.*To crawl a web site, you need the editor or admin role/)
