@@ -34,6 +34,23 @@ describe('tokenize', () => {
     }
   });
 
+  it('gives a British spelling the term of its American one, and a short form that of its word, which stemming cannot', () => {
+    expect(tokenize('organisation colours favourites centre licence catalogue grey')).toEqual(
+      tokenize('organization colors favorites center license catalog gray'),
+    );
+    expect(tokenize('customised analyse realisation optimising')).toEqual(tokenize('customized analyze realization optimizing'));
+    // A short form is its word: "admin" meets "administrators".
+    expect(tokenize('admin admins info config')).toEqual(tokenize('administrator administrators information configuration'));
+    // Words in -ise that are never -ize, and short ones, stay as they were.
+    expect(tokenize('advise promise exercise otherwise raise noise')).toEqual(['advis', 'promis', 'exercis', 'otherwis', 'rais', 'nois']);
+    setKnowledgeLanguage('fr');
+    try {
+      expect(tokenize('organisation')).not.toEqual(tokenize('organization'));
+    } finally {
+      setKnowledgeLanguage('en');
+    }
+  });
+
   it('folds accents so "café" and "cafe" give the same term', () => {
     expect(tokenize('Café')).toEqual(tokenize('cafe'));
   });

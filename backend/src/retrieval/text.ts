@@ -106,6 +106,48 @@ const IRREGULAR_VERB_FORMS: ReadonlyMap<string, string> = new Map(
   }).flatMap(([base, forms]) => forms.split(' ').map((form) => [form, base] as [string, string])),
 );
 
+/**
+ * British spellings whose American form Porter stems apart ("organisation" → organis, "organization" → organ;
+ * "colour", "color"), by American form. The -ise verbs and their derivatives go by rule (`ISE_ENDING`).
+ */
+const BRITISH_SPELLINGS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    color: 'colour colours coloured colouring colourful', favor: 'favour favours favoured favouring', favorite: 'favourite favourites',
+    favorable: 'favourable', behavior: 'behaviour behaviours', honor: 'honour honours honoured', labor: 'labour labours laboured',
+    neighbor: 'neighbour neighbours', neighborhood: 'neighbourhood neighbourhoods', harbor: 'harbour harbours', flavor: 'flavour flavours',
+    humor: 'humour', rumor: 'rumour rumours', vapor: 'vapour', odor: 'odour odours', vigor: 'vigour', armor: 'armour', endeavor: 'endeavour endeavours',
+    center: 'centre centres centred', meter: 'metre metres', liter: 'litre litres', theater: 'theatre theatres', fiber: 'fibre fibres',
+    caliber: 'calibre', somber: 'sombre', luster: 'lustre', license: 'licence licences', defense: 'defence defences', offense: 'offence offences',
+    pretense: 'pretence', catalog: 'catalogue catalogues', dialog: 'dialogue dialogues', analog: 'analogue analogues', gray: 'grey greys',
+    aging: 'ageing', judgment: 'judgement judgements', acknowledgment: 'acknowledgement', practice: 'practise practised practising',
+    tire: 'tyre tyres', aluminum: 'aluminium', maneuver: 'manoeuvre manoeuvres', program: 'programme programmes', enrollment: 'enrolment',
+    fulfill: 'fulfil', skillful: 'skilful', analyze: 'analyse', analyzed: 'analysed', analyzes: 'analyses', analyzing: 'analysing',
+    paralyze: 'paralyse', paralyzed: 'paralysed', catalyze: 'catalyse', catalyzed: 'catalysed',
+  }).flatMap(([american, british]) => british.split(' ').map((form) => [form, american] as [string, string])),
+);
+/** An -ise verb or a word made from it ("organise", "organisation", "customised"): spelt -ize in American English. */
+const ISE_ENDING = /^([a-z]{3,}[^aeiouw])is(e|es|ed|ing|ation|ations|er|ers|able)$/;
+/** Words in -ise that no one spells -ize (and -wise words are never matched). */
+const ALWAYS_ISE = new Set(['advertis', 'advis', 'chastis', 'compris', 'compromis', 'demis', 'despis', 'devis', 'disguis', 'enterpris', 'exercis', 'expertis', 'franchis', 'improvis', 'merchandis', 'premis', 'promis', 'revis', 'supervis', 'surpris', 'televis', 'treatis', 'excis', 'incis', 'circumcis', 'concis', 'precis', 'paradis', 'repris']);
+
+/** Short forms of words, which Porter stems apart from them ("admin", "administrator"). */
+const SHORT_FORMS: ReadonlyMap<string, string> = new Map([
+  ['admin', 'administrator'],
+  ['admins', 'administrators'],
+  ['info', 'information'],
+  ['config', 'configuration'],
+  ['configs', 'configurations'],
+]);
+
+/** A British spelling's American form, or a short form's full word, where Porter would stem the two apart; other words as they are. */
+function americanSpelling(token: string): string {
+  const listed = BRITISH_SPELLINGS.get(token) ?? SHORT_FORMS.get(token);
+  if (listed !== undefined) return listed;
+  const ise = ISE_ENDING.exec(token);
+  if (ise === null || ALWAYS_ISE.has(`${ise[1]}is`)) return token;
+  return `${ise[1]}iz${ise[2]}`;
+}
+
 /** A doubled final consonant other than l, s or z ("add", "stiff"). */
 const DOUBLED_FINAL_CONSONANT = /([bcdfghjkmnpqrtvwx])\1$/;
 
@@ -116,7 +158,8 @@ const DOUBLED_FINAL_CONSONANT = /([bcdfghjkmnpqrtvwx])\1$/;
  * meet. Undoubling every such final consonant makes them share one stem.
  */
 function porterStem(token: string): string {
-  const stemmed = stemmer(IRREGULAR_VERB_FORMS.get(token) ?? token);
+  const word = americanSpelling(token);
+  const stemmed = stemmer(IRREGULAR_VERB_FORMS.get(word) ?? word);
   return stemmed.length >= 3 && DOUBLED_FINAL_CONSONANT.test(stemmed) ? stemmed.slice(0, -1) : stemmed;
 }
 

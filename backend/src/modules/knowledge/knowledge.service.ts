@@ -14,7 +14,7 @@ import { knowledgeRepository as repository, type ChunkRecord, type NewChunk } fr
  * The format of the stored term frequencies (tokenizer and term weighting). Raise it when either changes: on
  * load, an index recorded with another format is rebuilt from the articles.
  */
-export const INDEX_FORMAT = 6
+export const INDEX_FORMAT = 7
 
 /** Stored chunks compared with the current tokenizer when no format is recorded yet. */
 const FORMAT_SAMPLE_SIZE = 20
