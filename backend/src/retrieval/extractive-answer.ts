@@ -659,7 +659,7 @@ const OTHER_TASK_STEP_PENALTY = 0.1;
  */
 const ASKS_CONSEQUENCE = /^\s*what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+(?:when|if|after|once|as\s+soon\s+as)\b/;
 /** A sentence that tells the reader to do something: "Select Publish.", "Under Delete, tick Yes.", "To revoke it, select …". */
-const STEP_TO_TAKE = /^(?:(?:to\s+[^,:;]+|(?:under|in|on|beside|from|at)\s+[^,:;]{1,60}),\s*)?(?:then\s+)?(?:select|open|tick|untick|clear|choose|click|press|tap|type|enter|fill\s+in|go\s+to|switch|save|edit|set|add|remove|delete|write|upload|copy|paste|turn|enable|disable|run|restart|start|sign|filter|sort|download|export|publish|create|paste|invite)(?![\w-])/;
+const STEP_TO_TAKE = /^(?:(?:to\s+[^,:;]+|(?:under|in|on|beside|from|at)\s+[^,:;]{1,60}),\s*)?(?:then\s+)?(?:select|open|tick|untick|clear|choose|click|press|tap|type|enter|fill\s+in|go\s+to|switch|save|edit|set|add|remove|delete|write|upload|copy|paste|turn|enable|disable|run|restart|start|sign|filter|sort|download|export|publish|create|invite)(?![\w-])/;
 /**
  * Whether a sentence says how to do something in itself: "To <purpose>, <step>" ("To find an article, filter the
  * Articles table by its title: …"), where its purpose says the asked action (`purposeSays`).
