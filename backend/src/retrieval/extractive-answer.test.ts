@@ -642,6 +642,18 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     const answer = composeExtractiveAnswer('How often should I turn the compost heap?', compost, (term) => weights[term] ?? 1);
     expect(answer?.text).toContain('Turn the heap every fortnight');
   });
+
+  it('does not read "every" as the length a "how long" question asks for', () => {
+    const logs: AnswerSource[] = [
+      { articleId: 1, title: 'Query logs', text: 'The query logs keep a record of every question asked.', score: 4 },
+      { articleId: 2, title: 'Keeping logs', text: 'Query logs are kept as long as the knowledge base itself.', score: 5 },
+    ];
+    const weights: Record<string, number> = { queri: 1, log: 1, kept: 2, keep: 2 };
+    expect(rankAnswerSentences('How long are query logs kept?', logs, (term) => weights[term] ?? 1)?.candidates[0]?.text).toBe(
+      'Query logs are kept as long as the knowledge base itself.',
+    );
+    expect(composeExtractiveAnswer('How long are query logs kept?', logs, (term) => weights[term] ?? 1)?.text).toContain('kept as long as the knowledge base');
+  });
 });
 
 describe('composeExtractiveAnswer, the structure of a guide', () => {

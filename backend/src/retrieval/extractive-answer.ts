@@ -176,7 +176,9 @@ const LENGTH_REFERENCE = 20;
 const YEAR = /\b(?:1\d{3}|20\d{2})s?\b/;
 const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/;
 const NUMBER_WORDS =
-  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|once|twice|every|daily|weekly|fortnight|fortnightly|monthly|yearly|annually|hourly|nightly)\b|\b(?:a\s+few|several|many)\s+(?:seconds|minutes|hours|days|weeks|months|years)\b/;
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|once|twice)\b|\b(?:a\s+few|several|many)\s+(?:seconds|minutes|hours|days|weeks|months|years)\b/;
+/** Words that say how often ("every year", "weekly"): an answer to "how often", not to "how long" or "how many". */
+const FREQUENCY_WORDS = /\b(?:every|daily|weekly|fortnight|fortnightly|monthly|yearly|annually|hourly|nightly)\b/;
 const CENTURY = /\bcentur/;
 /** A capitalised word inside a sentence followed by a number: a label, "Shortcut 1 query", "Step 2". */
 const LABEL_NUMBER = /(?<=[\p{L},]\s+)\p{Lu}\p{Ll}+\s+\d+\b/gu;
@@ -187,6 +189,8 @@ function hasAnswerType(type: AnswerType | undefined, normalizedSentence: string,
     case 'number':
       // A number that names something ("Shortcut 1", "Step 2") counts nothing.
       return NUMBER_WORDS.test(normalize(text.replace(LABEL_NUMBER, ' ')));
+    case 'frequency':
+      return FREQUENCY_WORDS.test(normalizedSentence) || NUMBER_WORDS.test(normalize(text.replace(LABEL_NUMBER, ' ')));
     case 'year':
       return YEAR.test(normalizedSentence);
     case 'date':

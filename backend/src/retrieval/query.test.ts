@@ -58,6 +58,8 @@ describe('parseQuery', () => {
     expect(parseQuery('Where is the archive stored?').answerType).toBe('place');
     expect(parseQuery('When does the office open?').answerType).toBe('date');
     expect(parseQuery('What does AFC stand for?').answerType).toBeUndefined();
+    expect(parseQuery('How often is the index rebuilt?').answerType).toBe('frequency');
+    expect(parseQuery('How long are logs kept?').answerType).toBe('number');
   });
 
   it('reads a question about a bound as asking for a number, and keeps the bound as a search term', () => {

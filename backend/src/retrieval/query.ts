@@ -6,7 +6,7 @@ import { knowledgeLanguage, normalize, tokenizeWithWords } from './text';
  * year", "In which year"), a date or time ("When", "What day"), a person ("Who", "Whose") or a place ("Where").
  * Undefined when the wording does not say (a claim, "What is …", "Why …").
  */
-export type AnswerType = 'number' | 'year' | 'date' | 'person' | 'place';
+export type AnswerType = 'number' | 'frequency' | 'year' | 'date' | 'person' | 'place';
 
 /** A search query, read from the user's text by `parseQuery`. */
 export interface Query {
@@ -137,7 +137,7 @@ const BOUND_NOUNS: ReadonlySet<string> = new Set(['limit', 'limits', 'maximum', 
 function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefined {
   for (const phrase of phrases) {
     const [opener, kind] = phrase.split(/\s+/) as [string, string];
-    if (opener === 'how') return 'number';
+    if (opener === 'how') return kind === 'often' ? 'frequency' : 'number';
     const type = WHAT_KINDS[kind];
     if (type) return type;
   }
