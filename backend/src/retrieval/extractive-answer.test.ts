@@ -249,6 +249,23 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('What is the refund policy for the swimming pool?', library, libraryWeights, { minCoverage: 0, minEvidence: 0 })).not.toBeNull();
   });
 
+  it('answers a how-to question with the sentence of a list of facts, not the whole list', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 33,
+        title: 'What the assistant is',
+        text:
+          '## Good to know\n\n- Only published articles are used to answer questions. Drafts wait until you publish them.\n' +
+          '- There is no set limit on how many articles the knowledge base can hold.\n- The app works with JavaScript turned off.\n' +
+          '- Every screen fits the width of a phone.',
+      },
+    ];
+    const answer = composeExtractiveAnswer('How do I see which articles are used?', guide, idfOf(guide));
+    expect(answer?.numbered).toBeFalsy();
+    expect(answer?.text).toContain('Only published articles are used to answer questions.');
+    expect(answer?.text).not.toContain('phone');
+  });
+
   it('answers a how-to question with the whole list of steps a step of which answers it', () => {
     const guide: AnswerSource[] = [
       {

@@ -677,6 +677,14 @@ function saysHowToDoIt(text: string, purposeSays: (text: string) => boolean | un
 function tellsToDo(text: string): boolean {
   return normalize(text).split(/,\s*/).some((clause) => STEP_TO_TAKE.test(clause));
 }
+/**
+ * Whether a list answers a how-to question whole: numbered, with an item that tells to do something ("- Open the Logs
+ * tab."), or made of fragments that only read together ("- uploads,"). A bullet list of facts, each a sentence of its
+ * own ("- Only published articles are used to answer questions."), is no procedure: the fact that answers is quoted.
+ */
+function isProcedure(list: readonly ListSentence[]): boolean {
+  return list[0]?.ordered === true || list.some((item) => tellsToDo(item.text) || !/^\p{Lu}/u.test(item.text));
+}
 /** A first sentence of at most this many words, under a heading that says the question, goes on in the next one. */
 const SHORT_SECTION_OPENING_WORDS = 8;
 /**
@@ -1328,7 +1336,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     (ranked.procedure.coverage >= MIN_PROCEDURE_COVERAGE ||
       ((ranked.procedure.namesAction || ranked.procedure.titleSaysHow) && ranked.procedure.titledCoverage >= MIN_PROCEDURE_COVERAGE))
       ? ranked.procedure
-      : (ranked.asksHowTo || (ranked.asksWhetherICan === true && first.list?.[0]?.ordered === true)) && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS
+      : (ranked.asksHowTo || (ranked.asksWhetherICan === true && first.list?.[0]?.ordered === true)) && first.list && first.list.length > 1 && first.list.length <= MAX_STEPS && isProcedure(first.list)
         ? { sourceIndex: first.sourceIndex, steps: first.list, leadIn: undefined }
         : ranked.list &&
             first.typeMatch !== true &&
