@@ -190,7 +190,8 @@ function hasAnswerType(type: AnswerType | undefined, normalizedSentence: string,
       // A number that names something ("Shortcut 1", "Step 2") counts nothing.
       return NUMBER_WORDS.test(normalize(text.replace(LABEL_NUMBER, ' ')));
     case 'frequency':
-      return FREQUENCY_WORDS.test(normalizedSentence) || NUMBER_WORDS.test(normalize(text.replace(LABEL_NUMBER, ' ')));
+      // Or a count of times: "twice a year".
+      return FREQUENCY_WORDS.test(normalizedSentence) || hasAnswerType('number', normalizedSentence, text) === true;
     case 'year':
       return YEAR.test(normalizedSentence);
     case 'date':
