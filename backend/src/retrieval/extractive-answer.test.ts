@@ -1003,6 +1003,21 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     ]);
   });
 
+  it('answers with a glossary entry of a list, whose dash makes it stand alone, though it starts in lower case', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Bot settings explained',
+        text: 'Three more matter only for MMR search:\n\n- **mmr_lambda** (**MMR relevance (λ)**) – from 0 (the most varied sources) to 1 (the most relevant ones); 0.7 by default.\n- **num_sources_k** – how many sources are used.',
+        score: 9,
+      },
+      { articleId: 2, title: 'Search types', text: 'MMR search is available when an embeddings provider is configured.', score: 8 },
+    ];
+    expect(composeExtractiveAnswer('What does mmr_lambda do?', guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text)).toEqual([
+      'mmr_lambda (MMR relevance (λ)) – from 0 (the most varied sources) to 1 (the most relevant ones); 0.7 by default.',
+    ]);
+  });
+
   it('adds no list item that only completes its lead-in as a further sentence', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },
@@ -1151,6 +1166,22 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
       },
     ];
     expect(answer('How do I sort the articles table?', sorting)).toEqual(['Select a column heading to sort by that column.']);
+  });
+
+  it('answers a how-to with the one sentence that says how to do it and names what the steps of a like task leave out', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Organisations, groups and API keys',
+        text: '### Create a group\n\nTo create a group:\n\n1. Open **Organisations** and select **Manage** beside the organisation.\n2. Under **Create a group**, enter the **Group name**.\n3. Select **Create group**.',
+        score: 9,
+      },
+      { articleId: 2, title: 'Users and roles', text: 'Each group has a role. To add a user to a group, open **Users**, select the user and choose the group.', score: 8 },
+    ];
+    const answer = (question: string) => composeExtractiveAnswer(question, guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text) ?? [];
+    // Creating is adding a group: the steps answer adding one, but not adding a user to one.
+    expect(answer('How do I add a user to a group?')).toEqual(['To add a user to a group, open Users, select the user and choose the group.']);
+    expect(answer('How do I add a group to an organisation?')[0]).toBe('To create a group:');
   });
 
   it('reads "a few seconds" as the quantity a "how long" question asks for', () => {

@@ -1297,7 +1297,11 @@ function bestList(
  * it is the entry of a glossary that says what is asked about ("multiple_model – when on, …" for "What is
  * multiple_model?").
  */
-const isListFragment = (candidate: AnswerCandidate) => candidate.list !== undefined && /^\p{Ll}/u.test(candidate.text) && candidate.defines !== true;
+/** A list item that names a thing and says what it is after a dash ("mmr_lambda – from 0 … to 1 …"): an entry of a glossary. */
+const GLOSSARY_ENTRY = /^[^–—:.]{1,80}\s[–—]\s/u;
+// A glossary's entry stands alone, whatever its case.
+const isListFragment = (candidate: AnswerCandidate) =>
+  candidate.list !== undefined && /^\p{Ll}/u.test(candidate.text) && candidate.defines !== true && !GLOSSARY_ENTRY.test(candidate.text);
 
 /**
  * The second half of `composeExtractiveAnswer`: the best sentence when the best passage is evidence enough and the
@@ -1329,8 +1333,12 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   // A sentence that says how to do the asked action itself answers before a list whose heading and lead-in say less of
   // the question: "To find an article, filter the Articles table by its title: …", not the steps of publishing one of
   // which is "Find your article and check it.".
+  // So does one that also names what the list's steps leave out: "To add a user to a group, open Users, …", not the steps
+  // that create a group, for "How do I add a user to a group?".
   const saidInOne =
-    first.saysHow === true && ranked.procedure !== undefined && ranked.procedure.contextNamesAction !== true && ranked.procedure.contextCoverage < first.coverage;
+    first.saysHow === true &&
+    ranked.procedure !== undefined &&
+    ((ranked.procedure.contextNamesAction !== true && ranked.procedure.contextCoverage < first.coverage) || first.coverage - ranked.procedure.coverage >= MIN_LIST_GAIN);
   const procedure =
     !saidInOne &&
     ranked.procedure &&
