@@ -1016,6 +1016,14 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('What does mmr_lambda do?', guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text)).toEqual([
       'mmr_lambda (MMR relevance (λ)) – from 0 (the most varied sources) to 1 (the most relevant ones); 0.7 by default.',
     ]);
+    // An entry for something the question does not name only completes its list.
+    const settings: AnswerSource[] = [
+      { articleId: 1, title: 'Bot settings explained', text: 'The model is told these:\n\n- **bot_prefix** – text the model instructions start with.\n- **bot_type** – qa or sms.', score: 9 },
+      { articleId: 2, title: 'Prompt templates', text: 'Prompt templates are the model instructions.', score: 8 },
+    ];
+    expect(composeExtractiveAnswer('What are the model instructions?', settings, weightsOf(settings))?.sentences.map((sentence) => sentence.text)).toEqual([
+      'Prompt templates are the model instructions.',
+    ]);
   });
 
   it('adds no list item that only completes its lead-in as a further sentence', () => {

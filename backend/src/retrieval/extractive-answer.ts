@@ -1299,9 +1299,14 @@ function bestList(
  */
 /** A list item that names a thing and says what it is after a dash ("mmr_lambda – from 0 … to 1 …"): an entry of a glossary. */
 const GLOSSARY_ENTRY = /^[^–—:.]{1,80}\s[–—]\s/u;
-// A glossary's entry stands alone, whatever its case.
-const isListFragment = (candidate: AnswerCandidate) =>
-  candidate.list !== undefined && /^\p{Ll}/u.test(candidate.text) && candidate.defines !== true && !GLOSSARY_ENTRY.test(candidate.text);
+/** Whether a sentence is a glossary's entry for something the question names ("mmr_lambda" for "What does mmr_lambda do?"). */
+function isEntryAsked(candidate: AnswerCandidate): boolean {
+  const entry = GLOSSARY_ENTRY.exec(candidate.text);
+  return entry !== null && tokenizedText(entry[0]).terms.some((term) => candidate.terms.has(term));
+}
+// A glossary's entry for what the question names stands alone, whatever its case; an entry for something else ("Bot
+// settings – the semantic_firewall setting …") still only completes its list.
+const isListFragment = (candidate: AnswerCandidate) => candidate.list !== undefined && /^\p{Ll}/u.test(candidate.text) && candidate.defines !== true && !isEntryAsked(candidate);
 
 /**
  * The second half of `composeExtractiveAnswer`: the best sentence when the best passage is evidence enough and the
