@@ -20,6 +20,8 @@ process.env.E2E_API_KEY ??= randomBytes(24).toString('hex')
 process.env.E2E_ADMIN_PASSWORD ??= randomBytes(18).toString('base64url')
 // The local fixture site of the ingestion flow (ingest.spec): a crawl target and a stand-in transcript service.
 process.env.E2E_FIXTURE_PORT ??= String(WEB_PORT + 4)
+// A second fixture site for the js project's crawl (ingest.spec: stopping a crawl runs in both projects at once).
+process.env.E2E_FIXTURE_JS_PORT ??= String(Number(process.env.E2E_FIXTURE_PORT) + 1)
 process.env.E2E_THEME_SERVERS ??= JSON.stringify([
   { key: 'default', baseURL: `http://127.0.0.1:${WEB_PORT}` },
   ...THEMED_SERVERS.map(({ key, port }) => ({ key, baseURL: `http://127.0.0.1:${port}` })),
@@ -64,9 +66,9 @@ export default defineConfig({
         API_PORT: String(API_PORT),
         DATA_DIR: process.env.E2E_DATA_DIR,
         SPONSOR_THEME: 'default',
-        // The SSRF guard refuses loopback: only the fixture site (host and port) is let through. The themed web
+        // The SSRF guard refuses loopback: only the fixture sites (host and port) are let through. The themed web
         // servers use this same backend, so they need nothing more.
-        FETCH_ALLOW_HOSTS: `127.0.0.1:${process.env.E2E_FIXTURE_PORT}`,
+        FETCH_ALLOW_HOSTS: `127.0.0.1:${process.env.E2E_FIXTURE_PORT},127.0.0.1:${process.env.E2E_FIXTURE_JS_PORT}`,
         YOUTUBE_TRANSCRIPT_BASE_URL: `http://127.0.0.1:${process.env.E2E_FIXTURE_PORT}`,
       },
     },

@@ -12,6 +12,11 @@ export function getIngestProgress(session: ApiSession, taskId: string) {
   return callApi(`/admin/ingest_jobs/${encodeURIComponent(taskId)}`, { session, schema: IngestProgress })
 }
 
+/** Stops a running crawl (POST /admin/ingest_jobs/{task_id}/stop): 409 when it has ended, or for an upload. */
+export function stopCrawl(session: ApiSession, taskId: string) {
+  return callApi(`/admin/ingest_jobs/${encodeURIComponent(taskId)}/stop`, { session, method: 'POST', body: {}, schema: IngestProgress })
+}
+
 export function startCrawl(session: ApiSession, input: CrawlBody) {
   return callApi('/admin/crawl', { session, method: 'POST', body: input, schema: IngestProgress })
 }

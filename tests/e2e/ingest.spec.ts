@@ -102,6 +102,39 @@ test.describe('Import', () => {
 // site there: FETCH_ALLOW_HOSTS=127.0.0.1:$E2E_FIXTURE_PORT, YOUTUBE_TRANSCRIPT_BASE_URL=http://127.0.0.1:$E2E_FIXTURE_PORT.
 const FIXTURE_PORT = Number(process.env.E2E_FIXTURE_PORT)
 
+// Each project crawls its own fixture site (the js one on E2E_FIXTURE_JS_PORT, also let through), whose catalogue
+// pages take seconds each: a crawl of them is still at its first page when it is stopped.
+test.describe('Stop a crawl', () => {
+  let site: FixtureSite | undefined
+  test.beforeAll(async ({}, testInfo) => {
+    const port = Number(testInfo.project.name === 'no-js' ? process.env.E2E_FIXTURE_PORT : process.env.E2E_FIXTURE_JS_PORT)
+    site = await startFixtureSite({ port, manyPageDelayMs: 4000 })
+  })
+  test.afterAll(async () => {
+    await site?.close()
+  })
+
+  test('a running crawl stops on request: no page after it, what was not reached said so', async ({ page }, testInfo) => {
+    await page.goto('/articles/import')
+    await whenHydrated(page.getByRole('button', { name: 'Start crawl' }), testInfo)
+    await page.getByLabel('Start address', { exact: true }).fill(`${site?.baseUrl}/many/`)
+    await page.getByLabel('Depth', { exact: true }).fill('1')
+    await page.getByRole('button', { name: 'Start crawl', exact: true }).click()
+    await expect(page.getByRole('heading', { name: /^Crawl of / })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('status').filter({ hasText: /^Crawling: 0 of at most 50 pages/ }).first()).toBeVisible()
+
+    // Without scripts the page refreshes itself every second: a click the refresh took over is made again.
+    await expect(async () => {
+      const stop = page.getByRole('button', { name: 'Stop crawl', exact: true })
+      if (await stop.isVisible()) await stop.click({ timeout: 2_000 })
+      await expect(page.getByRole('status').filter({ hasText: 'Crawl stopped' })).toBeVisible({ timeout: 2_000 })
+    }).toPass({ timeout: 20_000 })
+    await expect(page.getByRole('status').filter({ hasText: 'Stopped after 0 pages: 0 drafts, 0 failed, 0 excluded' }).first()).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Pages' }).getByRole('row').filter({ hasText: '/many/' }).first()).toContainText('Not reached')
+    await expect(page.getByRole('button', { name: 'Stop crawl' })).toHaveCount(0)
+  })
+})
+
 test.describe('Import, review, publish and ask, with JavaScript off', () => {
   let site: FixtureSite | undefined
   test.beforeAll(async ({}, testInfo) => {

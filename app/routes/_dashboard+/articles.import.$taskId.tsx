@@ -1,13 +1,15 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import type { CrawlPageResult, IngestFileResult } from '../../../contracts/ingest'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PollAgain } from '~/components/poll'
+import { Button } from '~/components/ui/button'
 import { ApiError } from '~/models/api.server'
-import { getIngestProgress } from '~/models/ingest.server'
+import { getIngestProgress, stopCrawl } from '~/models/ingest.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { redirectWithToast } from '~/utils/session.server'
 import { isTaskId } from '~/utils/task-id'
 import { screenMeta } from '~/sponsors/meta'
 
@@ -24,6 +26,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
+/** Stop crawl: the crawl ends before its next page; a crawl that ended meanwhile is said so, on this same page. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const api = await requireApiSession(request)
+  if (!isTaskId(params.taskId)) throw new Response('There is no import with this id.', { status: 404, statusText: 'Not Found' })
+  const here = `/articles/import/${params.taskId}`
+  try {
+    await stopCrawl(api, params.taskId)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Response('There is no import with this id.', { status: 404, statusText: 'Not Found' })
+    if (error instanceof ApiError && error.status === 409) return redirectWithToast(request, here, { summary: 'Not stopped', severity: 'error', message: error.message })
+    throw error
+  }
+  return redirectWithToast(request, here, { summary: 'All Ok', message: 'Crawl stopped' })
+}
+
 const FILE_STATUS: Record<IngestFileResult['status'], string> = { pending: 'Waiting', imported: 'Imported', failed: 'Failed' }
 const PAGE_STATUS: Record<CrawlPageResult['status'], string> = {
   pending: 'Waiting',
@@ -36,6 +53,7 @@ const PAGE_STATUS: Record<CrawlPageResult['status'], string> = {
 
 export default function ImportProgressRoute() {
   const { progress } = useLoaderData<typeof loader>()
+  const navigation = useNavigation()
   const isRunning = progress.status === 'queued' || progress.status === 'running'
   const heading = progress.kind === 'upload' ? 'Upload' : `Crawl of ${progress.start_url}`
   return (
@@ -48,6 +66,13 @@ export default function ImportProgressRoute() {
       <p role="status">{progress.message}</p>
       {isRunning ? <PollAgain seconds={1} /> : null}
       <div className={layout.toolbar}>
+        {isRunning && progress.kind === 'crawl' ? (
+          <Form method="post" aria-label="Stop the crawl">
+            <Button variant="secondary" isDisabled={navigation.state === 'submitting'}>
+              Stop crawl
+            </Button>
+          </Form>
+        ) : null}
         <Link to="/articles/drafts">Review drafts</Link>
         <Link to="/articles/import">Import more</Link>
       </div>

@@ -97,7 +97,8 @@ export class CrawlService {
     for (let fetchedHere = 0; ; ) {
       if (this.stopping.aborted) throw new JobInterruptedError()
       const counts = await repository.countFetchedPages(this.db, job.id)
-      await context.reportProgress(counts.fetched, Math.min(maxPages, counts.fetched + counts.pending), { fetched: counts.fetched })
+      const total = Math.min(maxPages, counts.fetched + counts.pending)
+      await context.reportProgress(counts.fetched, total, { fetched: counts.fetched })
       if (counts.fetched >= maxPages) {
         await repository.skipPendingPages(this.db, job.id, `Not reached: the crawl stopped at its limit of ${maxPages} pages`)
         break
@@ -112,14 +113,16 @@ export class CrawlService {
       }
       if (delayMs && fetchedHere > 0) await sleep(delayMs, undefined, { signal: this.stopping }).catch(() => undefined)
       if (this.stopping.aborted) throw new JobInterruptedError()
-      await this.crawlPage(job, page, scope)
+      // A page's draft and links commit with a progress record, which throws JobLostError once the crawl was stopped
+      // (IngestService.stopCrawl) or taken over: a stopped crawl saves nothing more, whichever process runs it.
+      await this.crawlPage(job, page, scope, (tx) => context.reportProgress(counts.fetched, total, { fetched: counts.fetched }, tx))
       fetchedHere++
     }
     const counts = await repository.countFetchedPages(this.db, job.id)
     return { fetched: counts.fetched }
   }
 
-  private async crawlPage(job: Job<CrawlPayload, CrawlSummary>, page: PendingPage, scope: CrawlScope): Promise<void> {
+  private async crawlPage(job: Job<CrawlPayload, CrawlSummary>, page: PendingPage, scope: CrawlScope, claim: (tx: Queryable) => Promise<void>): Promise<void> {
     let resource: FetchedResource
     try {
       resource = await this.fetcher.fetch(page.url, {
@@ -183,6 +186,7 @@ export class CrawlService {
         }
         if (!isSettled) throw new AlreadySettledError()
         if (page.depth < job.payload.max_depth) await this.recordLinks(tx, job.id, reading.links, page.depth + 1, scope)
+        await claim(tx)
       })
     } catch (error) {
       if (!(error instanceof AlreadySettledError)) throw error

@@ -37,6 +37,12 @@ export const ingestRoutes =
       ingest.progress(request.params.task_id),
     )
 
+    app.post(
+      '/admin/ingest_jobs/:task_id/stop',
+      { config: { access: 'editor' }, schema: { tags: ['ingest'], params: IngestJobParams, response: { 200: IngestProgress } } },
+      (request) => ingest.stopCrawl(request.params.task_id),
+    )
+
     app.post('/admin/inject_youtube', { config: { access: 'editor' }, schema: { tags: ['ingest'], body: YoutubeBody, response: { 200: YoutubeImported } } }, (request) =>
       ingest.youtube.importVideo(request.body.url),
     )

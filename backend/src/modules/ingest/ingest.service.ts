@@ -1,7 +1,7 @@
 import type { CrawlPageResult, IngestFileResult, IngestLimits, IngestProgress } from '../../../../contracts/ingest'
 import type { Config } from '../../config'
 import type { Database } from '../../db/database'
-import { NotFoundError } from '../../errors'
+import { ConflictError, NotFoundError } from '../../errors'
 import type { ExtractionLimits } from '../../ingest/extracted-document'
 import { GuardedFetcher } from '../../ingest/guarded-fetch'
 import type { HostResolver } from '../../ingest/ssrf-guard'
@@ -74,6 +74,22 @@ export class IngestService {
     return describeCrawl(job, await repository.listCrawlPages(this.db, job.id))
   }
 
+  /**
+   * Stops a crawl at the person's request: it ends before its next page (whatever process runs it), the drafts saved so
+   * far stay, and the pages not fetched yet, the one being read included, are marked not reached.
+   */
+  async stopCrawl(taskId: string): Promise<IngestProgress> {
+    const job = await this.jobs.get(taskId)
+    if (!job || (job.kind !== UPLOAD_JOB && job.kind !== CRAWL_JOB)) throw new NotFoundError(`No import task ${taskId}`, { status: 'not found' })
+    if (job.kind !== CRAWL_JOB) throw new ConflictError('Only a crawl can be stopped; an upload ends once its files are read')
+    const stopped = await this.jobs.cancel(taskId)
+    if (job.status === 'cancelled' || stopped?.status !== 'cancelled') {
+      throw new ConflictError(`The crawl has already ended (${stopped?.status === 'cancelled' ? 'stopped' : (stopped?.status ?? job.status)})`)
+    }
+    await repository.skipPendingPages(this.db, taskId, 'Not reached: the crawl was stopped')
+    return this.progress(taskId)
+  }
+
   /** Asks running ingestion jobs to stop at their next step; called before the job queue stops. */
   stop(): void {
     this.stopping.abort()
@@ -111,8 +127,10 @@ function describeCrawl(job: Job, pages: CrawlPageResult[]): IngestProgress {
   const message =
     job.status === 'failed'
       ? `The crawl failed: ${job.error ?? 'unknown error'}`
-      : isOver
-        ? `Crawled ${fetched} ${fetched === 1 ? 'page' : 'pages'}: ${summary}`
+      : job.status === 'cancelled'
+        ? `Stopped after ${fetched} ${fetched === 1 ? 'page' : 'pages'}: ${summary}`
+        : isOver
+          ? `Crawled ${fetched} ${fetched === 1 ? 'page' : 'pages'}: ${summary}`
         : `Crawling: ${fetched} of at most ${payload.max_pages} pages so far (${summary})`
   return {
     success: job.status !== 'failed',

@@ -271,6 +271,68 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(done.pages.find((page: any) => page.status === 'skipped').reason).toBe('Not reached: the crawl stopped at its limit of 2 pages')
       })
 
+      it('stops a crawl on request: the drafts saved so far stay, the pages not reached say so, and a second stop is refused', async () => {
+        const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/many/`, max_depth: 1, max_pages: 50 } })
+        const taskId = started.body.task_id
+        const imported = (body: any) => body.pages.filter((page: any) => page.status === 'imported')
+        await waitForIngest(server, taskId, (body) => imported(body).length >= 2)
+
+        const stopped = await server.call(`/admin/ingest_jobs/${taskId}/stop`, { method: 'POST' })
+        expect(stopped.status).toBe(200)
+        expect(stopped.body).toMatchObject({ success: true, status: 'cancelled', kind: 'crawl' })
+        expect(stopped.body.message).toMatch(/^Stopped after \d+ pages?: \d+ drafts?, 0 failed, \d+ excluded$/)
+        expect(stopped.body.pages.filter((page: any) => page.status === 'pending')).toEqual([])
+        expect(stopped.body.pages.find((page: any) => page.status === 'skipped')).toMatchObject({ reason: 'Not reached: the crawl was stopped' })
+
+        // Nothing more is fetched or saved once the page being read when it stopped is settled.
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+        const later = await server.call(`/admin/ingest_jobs/${taskId}`)
+        expect(later.body.status).toBe('cancelled')
+        expect(imported(later.body).map((page: any) => page.url)).toEqual(imported(stopped.body).map((page: any) => page.url))
+        const drafts = (await listAllDrafts(server)).filter((draft) => draft.metadata.crawl_task_id === taskId)
+        expect(drafts.map((draft) => draft.metadata.source).sort()).toEqual(imported(later.body).map((page: any) => page.url).sort())
+        expect(drafts.length).toBeGreaterThanOrEqual(2)
+        expect(drafts.length).toBeLessThan(MANY_PAGE_COUNT)
+
+        const again = await server.call(`/admin/ingest_jobs/${taskId}/stop`, { method: 'POST' })
+        expect(again.status).toBe(409)
+        expect(again.body.message).toBe('The crawl has already ended (stopped)')
+        const unknown = await server.call('/admin/ingest_jobs/00000000-0000-0000-0000-000000000000/stop', { method: 'POST' })
+        expect(unknown.status).toBe(404)
+        const user = await server.createUser('user')
+        expect((await server.call(`/admin/ingest_jobs/${taskId}/stop`, { method: 'POST', as: user })).status).toBe(403)
+      })
+
+      it('saves no page once its job is no longer its worker’s, even with pages left to fetch', async () => {
+        const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/many/`, max_depth: 1, max_pages: 50 } })
+        const taskId = started.body.task_id
+        const imported = (body: any) => body.pages.filter((page: any) => page.status === 'imported')
+        await waitForIngest(server, taskId, (body) => imported(body).length >= 2)
+        // The job alone, its pages left pending: what a stop does when a page's links commit just after its pages were marked.
+        await server.backend.jobs.cancel(taskId)
+        const atCancel = imported((await server.call(`/admin/ingest_jobs/${taskId}`)).body).length
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        const later = await server.call(`/admin/ingest_jobs/${taskId}`)
+        expect(later.body.status).toBe('cancelled')
+        // At most the page whose transaction committed before the cancel was seen.
+        expect(imported(later.body).length).toBeLessThanOrEqual(atCancel + 1)
+        expect(later.body.pages.filter((page: any) => page.status === 'pending').length).toBeGreaterThan(0)
+        const drafts = (await listAllDrafts(server)).filter((draft) => draft.metadata.crawl_task_id === taskId)
+        expect(drafts).toHaveLength(imported(later.body).length)
+      })
+
+      it('refuses to stop a crawl that has ended, or an upload', async () => {
+        const crawl = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/guide/watering`, max_depth: 0, max_pages: 1 } })
+        await waitForIngest(server, crawl.body.task_id)
+        const finished = await server.call(`/admin/ingest_jobs/${crawl.body.task_id}/stop`, { method: 'POST' })
+        expect(finished.status).toBe(409)
+        expect(finished.body.message).toBe('The crawl has already ended (finished)')
+        const upload = await uploadFiles(server, [{ name: 'peas.csv', bytes: CSV_FILE, type: 'text/csv' }])
+        const refused = await server.call(`/admin/ingest_jobs/${upload.body.task_id}/stop`, { method: 'POST' })
+        expect(refused.status).toBe(409)
+        expect(refused.body.message).toBe('Only a crawl can be stopped; an upload ends once its files are read')
+      })
+
       it('crawls the site the start address lands on after its redirects', async () => {
         const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/moved`, max_depth: 1, max_pages: 5 } })
         const moved = `http://localhost:${site.port}`
@@ -304,7 +366,7 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
       it('publishes the ingestion calls in the OpenAPI document', async () => {
         const { body } = await server.call('/docs/json')
         expect(Object.keys(body.paths)).toEqual(
-          expect.arrayContaining(['/admin/upload_recovery', '/admin/crawl', '/admin/ingest_jobs/{task_id}', '/admin/inject_youtube', '/admin/ingest_limits', '/download']),
+          expect.arrayContaining(['/admin/upload_recovery', '/admin/crawl', '/admin/ingest_jobs/{task_id}', '/admin/ingest_jobs/{task_id}/stop', '/admin/inject_youtube', '/admin/ingest_limits', '/download']),
         )
       })
 
