@@ -32,6 +32,8 @@ const ACTION_ROUTES: Record<string, { path: string; signedIn: boolean }> = {
   '_dashboard+/articles.drafts.$id.tsx': { path: `/articles/drafts/${NO_SUCH_ID}`, signedIn: true },
   '_dashboard+/articles.drafts._index.tsx': { path: '/articles/drafts?index', signedIn: true },
   '_dashboard+/articles.import._index.tsx': { path: '/articles/import?index', signedIn: true },
+  // A task id no job has: the stop is refused as an unknown import.
+  '_dashboard+/articles.import.$taskId.tsx': { path: '/articles/import/00000000-0000-4000-8000-000000000000', signedIn: true },
   '_dashboard+/articles.new.tsx': { path: '/articles/new', signedIn: true },
   '_dashboard+/api-keys.tsx': { path: '/api-keys', signedIn: true },
   '_dashboard+/ask.tsx': { path: '/ask', signedIn: true },
