@@ -1292,11 +1292,6 @@ function bestList(
   return best;
 }
 
-/**
- * A list item that starts in lower case: the end of its lead-in's sentence ("You can: - give it a thumbs up,"), unless
- * it is the entry of a glossary that says what is asked about ("multiple_model – when on, …" for "What is
- * multiple_model?").
- */
 /** A list item that names a thing and says what it is after a dash ("mmr_lambda – from 0 … to 1 …"): an entry of a glossary. */
 const GLOSSARY_ENTRY = /^[^–—:.]{1,80}\s[–—]\s/u;
 /** Whether a sentence is a glossary's entry for something the question names ("mmr_lambda" for "What does mmr_lambda do?"). */
@@ -1304,8 +1299,13 @@ function isEntryAsked(candidate: AnswerCandidate): boolean {
   const entry = GLOSSARY_ENTRY.exec(candidate.text);
   return entry !== null && tokenizedText(entry[0]).terms.some((term) => candidate.terms.has(term));
 }
-// A glossary's entry for what the question names stands alone, whatever its case; an entry for something else ("Bot
-// settings – the semantic_firewall setting …") still only completes its list.
+
+/**
+ * A list item that starts in lower case: the end of its lead-in's sentence ("You can: - give it a thumbs up,"), unless
+ * it says what is asked about ("multiple_model is …" for "What is multiple_model?") or is a glossary's entry for
+ * something the question names (ADR 273); an entry for something else ("bot_prefix – text …") still only completes
+ * its list.
+ */
 const isListFragment = (candidate: AnswerCandidate) => candidate.list !== undefined && /^\p{Ll}/u.test(candidate.text) && candidate.defines !== true && !isEntryAsked(candidate);
 
 /**
