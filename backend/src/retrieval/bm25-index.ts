@@ -976,6 +976,11 @@ export class Bm25Index {
     return bonuses;
   }
 
+  /** The weight a term that `documentFrequency` chunks have gets (its idf): for a phrase the index does not hold. */
+  idfForCount(documentFrequency: number): number {
+    return this.idfOf(documentFrequency);
+  }
+
   private idfOf(documentFrequency: number): number {
     return Math.log(1 + (this.slots.size - documentFrequency + 0.5) / (documentFrequency + 0.5));
   }

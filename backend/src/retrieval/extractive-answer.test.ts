@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, countChunkTerms, createIndexedChunk } from './bm25-index';
 import { splitSentences } from './chunker';
-import { composeExtractiveAnswer, definitionFinder, joinAnswerPieces, layOutAnswer, rankAnswerSentences, type AnswerSource, type ExtractiveAnswerOptions } from './extractive-answer';
+import { composeExtractiveAnswer, definitionFinder, joinAnswerPieces, labelPatterns, layOutAnswer, namedLabel, rankAnswerSentences, type AnswerSource, type ExtractiveAnswerOptions } from './extractive-answer';
 
 const sources: AnswerSource[] = [
   {
@@ -1026,6 +1026,39 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     ]);
   });
 
+  it('answers of a name on the screen whose small words the search drops with the sentence that says it, and only with such sentences', () => {
+    const guide: AnswerSource[] = [
+      { articleId: 1, title: 'Editing and deleting articles', text: 'Deleting an article does not delete any query logs.', score: 9 },
+      { articleId: 2, title: 'Reviewing drafts', text: 'If an import went wrong entirely, **Delete all** removes every draft at once.', score: 8 },
+      { articleId: 3, title: 'Uploading files', text: 'This is a good moment to use **Delete all** if the import did not come out as expected.', score: 7 },
+      { articleId: 4, title: 'Publishing', text: 'No button turns a published article back into a draft.', score: 6 },
+    ];
+    const answer = (question: string, sources = guide) => composeExtractiveAnswer(question, sources, weightsOf(sources))?.sentences.map((sentence) => sentence.text);
+    // "all" is a word the search drops: the question reads "delete" alone, which the first sentence says as well.
+    expect(answer('What does Delete all do?')).toEqual([
+      'If an import went wrong entirely, Delete all removes every draft at once.',
+      'This is a good moment to use Delete all if the import did not come out as expected.',
+    ]);
+    // What the name is ("button") is said by the sentence that says the name.
+    expect(answer('What does the Delete all button do?')?.[0]).toBe('If an import went wrong entirely, Delete all removes every draft at once.');
+    expect(answer('What does the Delete all button do?')).not.toContain('No button turns a published article back into a draft.');
+    // Steps that do not say it are about another task.
+    const steps: AnswerSource[] = [
+      { articleId: 5, title: 'Deleting an article', text: 'To delete an article:\n\n1. Find the article in the Articles table.\n2. Choose to delete it.', score: 10 },
+      ...guide.slice(2, 3),
+    ];
+    expect(answer('How do I use Delete all?', steps)).toEqual(['This is a good moment to use Delete all if the import did not come out as expected.']);
+    // A further sentence that does not say it tells of something else.
+    expect(answer('What does Delete all do?', guide.slice(0, 2))).toEqual(['If an import went wrong entirely, Delete all removes every draft at once.']);
+    const drafts: AnswerSource[] = [
+      { articleId: 6, title: 'Reviewing drafts', text: 'To delete drafts:\n\n1. Open the **Drafts** view.\n2. Select **Delete** on the row of each draft.', score: 10 },
+      ...guide.slice(1, 2),
+    ];
+    expect(answer('How do I delete drafts with Delete all?', drafts)).toEqual(['If an import went wrong entirely, Delete all removes every draft at once.']);
+    // Written in lower case, it is no name on the screen.
+    expect(answer('What does delete all do?')?.[0]).toBe('Deleting an article does not delete any query logs.');
+  });
+
   it('adds no list item that only completes its lead-in as a further sentence', () => {
     const guide: AnswerSource[] = [
       { articleId: 1, title: 'Comments', text: 'Delete comments that are no longer relevant or were added by mistake.' },
@@ -1199,5 +1232,35 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('How long does it take to publish?', guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text)).toEqual([
       'Publishing takes a few seconds for a handful of drafts.',
     ]);
+  });
+});
+
+describe('labelPatterns and namedLabel', () => {
+  const said = (patterns: RegExp[], text: string) => patterns.filter((pattern) => pattern.test(text)).map((pattern) => pattern.source);
+  it('reads a capitalised run of words with a word the search drops as a name on the screen, longest first, capital and all', () => {
+    // "Who am I text" ends the question, "Who am I" comes before what it is ("text"); "Who am" ends nowhere.
+    const patterns = labelPatterns('What is the Who am I text?');
+    expect(patterns.map((pattern) => pattern.test('Who am I text'))).toEqual([true, true]);
+    expect(said(patterns, 'Edit Who am I on the Settings tab.')).toHaveLength(1);
+    expect(said(patterns, 'Edit who am I on the Settings tab.')).toHaveLength(0);
+    expect(said(patterns, 'Edit Who am on the Settings tab.')).toHaveLength(0);
+    expect(said(labelPatterns('What does Delete all do?'), 'Select **Delete all** to remove every draft.')).toEqual(['(?<![\\p{L}\\p{N}])Delete\\s+all(?![\\p{L}\\p{N}])']);
+    expect(labelPatterns('Where do I find Delete all, and what does it do?')).toHaveLength(1);
+    // Within a word, it is not said.
+    expect(said(labelPatterns('What does Delete all do?'), 'Select Delete allowed drafts.')).toEqual([]);
+  });
+
+  it('finds none that the search reads more than one word of, that ends mid-question, or without a dropped word', () => {
+    expect(labelPatterns('When did Tesla move to Prague?')).toEqual([]);
+    expect(labelPatterns('Who was the Most Valuable Player of Super Bowl 50?')).toEqual([]);
+    expect(labelPatterns('What year did Tesla die?')).toEqual([]);
+    expect(labelPatterns('What does delete all do?')).toEqual([]);
+    expect(labelPatterns('Who am I talking to?')).toEqual([]);
+  });
+
+  it('gives the longest name the sources say', () => {
+    const sources = [{ text: 'Select Delete all.' }, { text: 'Nothing here.' }];
+    expect(namedLabel('What does the Delete all button do?', sources)?.test('Delete all')).toBe(true);
+    expect(namedLabel('What does the Delete all button do?', [{ text: 'Nothing here.' }])).toBeUndefined();
   });
 });

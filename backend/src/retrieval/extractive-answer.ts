@@ -227,6 +227,8 @@ interface Candidate {
   definition: DefinitionKind | undefined;
   /** Whether it is under a heading that says the whole question. */
   headedByQuestion?: boolean;
+  /** Whether it says the name on the screen the question gives (`namedLabel`). */
+  namesLabel?: boolean;
 }
 
 /** A sentence of a list, and whether it starts an item (the others continue the item before them). */
@@ -431,6 +433,75 @@ export interface RankedList {
 }
 
 /** A sentence that only names another article to read: 'See "How to publish drafts".', 'See also "Roles" for details.' */
+/** Up to how many words after its capitalised first word a name on the screen runs (`namedLabel`). */
+const MAX_LABEL_WORDS = 4;
+/**
+ * At most how many words of a name on the screen the search reads: one that it reads more of ("the University of Notre
+ * Dame") it finds by them, and the sentences that answer of it often call it otherwise ("the university").
+ */
+const MAX_LABEL_TERMS = 1;
+/** At most how many words of the whole question the search reads, besides what a name on the screen is ("button"). */
+const MAX_LABEL_QUESTION_TERMS = 2;
+/** What a sentence that says the name on the screen the question gives (`namedLabel`) gains. */
+const NAMES_THE_LABEL_BONUS = 0.3;
+
+/**
+ * The names on the screen that the question may give with their capital and that the search reads only in part, for
+ * it drops some of their words ("What does Delete all do?": the button Delete all; "What is the Who am I text?": the
+ * field Who am I): a capitalised word that does not open the question, with the words after it (up to MAX_LABEL_WORDS
+ * in all, none past a punctuation mark), one of them a word the search drops. As patterns that find one, capital and
+ * all, longest first.
+ */
+export function labelPatterns(question: string): RegExp[] {
+  // A question the search reads more of ("How many actors have played Doctor Who?") is found and answered by its words.
+  if (new Set(tokenizedText(question).terms.filter((term) => !LABEL_KINDS().has(term))).size > MAX_LABEL_QUESTION_TERMS) return [];
+  const words = question.trim().split(/\s+/);
+  const runs: string[][] = [];
+  for (let start = 1; start < words.length; start += 1) {
+    const first = words[start] as string;
+    if (!/^\p{Lu}/u.test(first) || first === 'I') continue;
+    const run: string[] = [];
+    for (let end = start; end < words.length && run.length < MAX_LABEL_WORDS; end += 1) {
+      const word = words[end] as string;
+      const bare = word.replace(/[^\p{L}\p{N}'’-]+$/u, '');
+      if (bare.length === 0) break;
+      run.push(bare);
+      if (run.length >= 2 && endsLabel(words, end) && run.some((part) => tokenizedText(part).terms.length === 0) && tokenizedText(run.join(' ')).terms.length <= MAX_LABEL_TERMS) {
+        runs.push([...run]);
+      }
+      if (bare !== word) break;
+    }
+  }
+  return runs
+    .sort((a, b) => b.length - a.length)
+    .map((run) => new RegExp(`(?<![\\p{L}\\p{N}])${run.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}(?![\\p{L}\\p{N}])`, 'u'));
+}
+
+/** The verb that ends a question about what a name on the screen does ("What does Delete all do?"). */
+const ASKS_WHAT_IT_DOES = /^(?:do|does|mean|means)\W*$/i;
+
+/**
+ * Whether a name on the screen can end after the question's word at `end`: at the end of the question or of a part of
+ * it, before a word that says what it is ("the Delete all button"), or before the verb that ends the question ("do").
+ */
+function endsLabel(words: readonly string[], end: number): boolean {
+  const word = words[end] as string;
+  const next = words[end + 1];
+  if (next === undefined || /[?!.,;:]$/.test(word)) return true;
+  if (ASKS_WHAT_IT_DOES.test(next) && end + 2 === words.length) return true;
+  const kind = tokenizedText(next.replace(/\W+$/, '')).terms[0];
+  return kind !== undefined && LABEL_KINDS().has(kind);
+}
+
+/** Whether a list's lead-in or steps say the name on the screen (`namedLabel`). */
+const saysLabel = (label: RegExp, list: Pick<RankedList, 'leadIn' | 'steps'>): boolean =>
+  (list.leadIn !== undefined && label.test(list.leadIn)) || list.steps.some((step) => label.test(step.text));
+
+/** The longest of the question's `labelPatterns` that the sources say; undefined when they say none. */
+export function namedLabel(question: string, sources: readonly Pick<AnswerSource, 'text'>[]): RegExp | undefined {
+  return labelPatterns(question).find((pattern) => sources.some((source) => pattern.test(source.text)));
+}
+
 const POINTER = /^see\s+(?:also\s+)?["“‘'][^"”’']+["”’'](?:\s+for\s+[\w\s]{1,30})?\s*[.!]?$/i;
 /**
  * A sentence about the text itself, not its subject: "This article covers both: …", "It covers starting the product, …",
@@ -716,6 +787,8 @@ const stemsOf = (words: string) => {
 };
 const PERSON_PRONOUN_STEMS = stemsOf('someone somebody anyone anybody everyone everybody');
 const PERSON_NOUN_STEMS = stemsOf('user users person people colleague colleagues member members account accounts');
+/** What a name on the screen is, in a question ("the Delete all button"): a sentence that says the name says it too. */
+const LABEL_KINDS = stemsOf('button buttons field fields tab tabs link links option options box checkbox menu setting settings text column filter view page screen form');
 /** Whether stems name what a question's action is done to: the term itself, or for "someone" a person ("a user"). */
 function namesObject(stems: ReadonlySet<string>, term: string): boolean {
   return stems.has(term) || (isIndefinitePronounTerm(term) && PERSON_PRONOUN_STEMS().has(term) && [...PERSON_NOUN_STEMS()].some((noun) => stems.has(noun)));
@@ -837,6 +910,7 @@ export function rankAnswerSentences(
   weightOf: (term: string) => number,
   correctTerm?: (term: string) => string | undefined,
 ): RankedSentences | null {
+  const label = namedLabel(question, sources);
   // A few words that start with a task's verb ("upload files", "invite user") ask how to do it, where the sources give
   // steps: "How do I upload files?".
   if (sources.some((source) => NUMBERED_STEPS.test(source.text))) question = asHowToQuestion(question);
@@ -896,6 +970,8 @@ export function rankAnswerSentences(
     opensSection: boolean;
     /** Whether it, its heading or its article's title names the action a how-to or can-I question asks about. */
     namesAction: boolean;
+    /** Whether it says the name on the screen the question gives (`namedLabel`). */
+    namesLabel: boolean;
     pairs: number;
     words: number;
     normalized: string;
@@ -980,6 +1056,8 @@ export function rankAnswerSentences(
         // "Choose to delete it." does what "How do I remove an article?" asks.
         if (action !== undefined && actions.has(term) && weights.has(action)) terms.add(action);
       }
+      // "Delete all removes every draft at once." says what "the Delete all button" is.
+      if (label?.test(sentence.text)) for (const term of weights.keys()) if (LABEL_KINDS().has(term)) terms.add(term);
       // "To remove a user, …" says whom "How do I remove someone?" asks about.
       if (personPronoun !== undefined && stems.some((stem) => PERSON_NOUN_STEMS().has(stem))) terms.add(personPronoun);
       // "To sign out, …" does what "How do I log out?" asks.
@@ -1018,6 +1096,7 @@ export function rankAnswerSentences(
         headedByQuestion: !asksHowTo && (weights.size >= MIN_HEADED_QUESTION_TERMS || headingAsks) && headingCovers >= HEADED_BY_QUESTION * totalWeight,
         opensSection: isOpening && headingAsks,
         namesAction: hasAction(stems) || hasAction(heading) || hasAction(titleTerms[sourceIndex] as Set<string>),
+        namesLabel: label?.test(sentence.text) === true,
         pairs,
         words: sentence.wordCount,
         normalized: sentence.normalized,
@@ -1117,6 +1196,7 @@ export function rankAnswerSentences(
       (sentence.headedByQuestion && sentence.opensSection ? SECTION_OPENING_BONUS : 0) +
       (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) +
       (sentence.saysWhoMay ? SAYS_WHO_MAY_BONUS : 0) +
+      (sentence.namesLabel ? NAMES_THE_LABEL_BONUS : 0) +
       (asksWhereInTheProduct && typeMatch && sentence.terms.size > 0 ? NAMES_THE_PLACE_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
       (sentence.stepOfOtherTask ? OTHER_TASK_STEP_PENALTY : 0) -
@@ -1184,7 +1264,9 @@ export function rankAnswerSentences(
     asksConsequence,
     stepsDoNotAnswer,
     actionMissing: actionNamed ? undefined : action,
-    procedure: procedure && !(procedure.leadIn !== undefined && purposeSaysAction(procedure.leadIn) === false && best !== undefined && purposeSaysAction(best.text) === true) ? procedure : undefined,
+    // Nor are steps that do not say the name on the screen the question gives, where a sentence does ("How do I use
+    // Delete all?").
+    procedure: procedure && !(label !== undefined && best?.namesLabel === true && !saysLabel(label, procedure)) && !(procedure.leadIn !== undefined && purposeSaysAction(procedure.leadIn) === false && best !== undefined && purposeSaysAction(best.text) === true) ? procedure : undefined,
     // For a how-to question, a list about another action is none ("To find an article, …:" for "How do I sort …?").
     list: bestList(sources, weights, totalWeight, false, 'contextCoverage', asksHowTo ? actions : new Set(), quotesQuestion),
   };

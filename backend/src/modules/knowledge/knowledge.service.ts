@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { whenCommitted, type Database, type Queryable } from '../../db/database'
 import { Bm25Index, Bm25IndexBuilder, countChunkTerms, knowledgeBaseBm25Parameters, type Bm25Parameters, type IndexedChunk, type ScoredChunk } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
-import { definitionFinder } from '../../retrieval/extractive-answer'
+import { definitionFinder, labelPatterns } from '../../retrieval/extractive-answer'
 import { actionWordings, activeHowTo } from '../../retrieval/asked-action'
 import { asHowToQuestion, parseQuery } from '../../retrieval/query'
 import { knowledgeLanguage } from '../../retrieval/text'
@@ -428,7 +428,10 @@ export class KnowledgeService {
     // A question that asks what something is is answered by the passage that says so ("An agent is …"): it ranks that
     // much higher, and one word names the subject in many passages, which then score alike, so more are looked at.
     const definesAsked = asksSteps ? undefined : definitionFinder(question)
-    const depth = asksSteps ? limit + STEPS_LOOKAHEAD : definesAsked ? limit + DEFINITION_LOOKAHEAD : limit
+    // A name on the screen the question gives ("What does Delete all do?") is read without its small words: the
+    // passages that say it whole rank that much higher, and more are looked at, since the rest of it names many.
+    const labels = labelPatterns(question)
+    const depth = limit + Math.max(asksSteps ? STEPS_LOOKAHEAD : 0, definesAsked ? DEFINITION_LOOKAHEAD : 0, labels.length > 0 ? LABEL_LOOKAHEAD : 0)
     const hits = bestOfEach(wordings.map((wording) => this.index.search(parseQuery(wording, { correctTerm: this.correctTerm }), depth)))
     const missing = hits.filter((hit) => !this.records.has(hit.chunkId)).map((hit) => hit.chunkId)
     const read = new Map((await repository.chunkRecords(this.db, missing)).map((record) => [record.chunkId, record]))
@@ -440,7 +443,15 @@ export class KnowledgeService {
       const score = asksSteps && NUMBERED_STEPS.test(record.text) ? hit.score * STEPS_BONUS : definesAsked?.(record.text) ? hit.score * DEFINITION_BONUS : hit.score
       return [{ ...record, score, matchedTerms: hit.matchedTerms }]
     })
-    return (asksSteps || definesAsked ? found.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId) : found).slice(0, limit)
+    // The longest such name that passages say counts as one more word of the question, as rare as the passages looked
+    // at that say it make it.
+    const label = labels.find((pattern) => found.some((record) => pattern.test(record.text)))
+    if (label) {
+      const saying = found.filter((record) => label.test(record.text))
+      const weight = this.index.idfForCount(saying.length)
+      for (const record of saying) record.score += weight
+    }
+    return (asksSteps || definesAsked || labels.length > 0 ? found.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId) : found).slice(0, limit)
   }
 
   /** A kept record, marked as the most recently used. */
@@ -488,6 +499,8 @@ const STEPS_LOOKAHEAD = 4
 /** How much more a passage that says what the asked thing is scores for "What is …?", and how many below may rise. */
 const DEFINITION_BONUS = STEPS_BONUS
 const DEFINITION_LOOKAHEAD = 8
+/** How many passages below the limit may rise for saying a name on the screen the question gives whole. */
+const LABEL_LOOKAHEAD = 40
 
 /** Several rankings as one: each chunk at its best score (the first ranking's on a tie), best first, then by chunk id. */
 function bestOfEach(rankings: ScoredChunk[][]): ScoredChunk[] {
