@@ -432,7 +432,6 @@ export interface RankedList {
   contextNamesAction?: boolean;
 }
 
-/** A sentence that only names another article to read: 'See "How to publish drafts".', 'See also "Roles" for details.' */
 /** Up to how many words after its capitalised first word a name on the screen runs (`namedLabel`). */
 const MAX_LABEL_WORDS = 4;
 /**
@@ -449,8 +448,9 @@ const NAMES_THE_LABEL_BONUS = 0.3;
  * The names on the screen that the question may give with their capital and that the search reads only in part, for
  * it drops some of their words ("What does Delete all do?": the button Delete all; "What is the Who am I text?": the
  * field Who am I): a capitalised word that does not open the question, with the words after it (up to MAX_LABEL_WORDS
- * in all, none past a punctuation mark), one of them a word the search drops. As patterns that find one, capital and
- * all, longest first.
+ * in all, none past a punctuation mark), at least one of them a word the search drops and at most MAX_LABEL_TERMS one
+ * it reads, ending where a name can (`endsLabel`); none in a question the search reads more than
+ * MAX_LABEL_QUESTION_TERMS words of. As patterns that find one, capital and all, longest first.
  */
 export function labelPatterns(question: string): RegExp[] {
   // A question the search reads more of ("How many actors have played Doctor Who?") is found and answered by its words.
@@ -502,6 +502,7 @@ export function namedLabel(question: string, sources: readonly Pick<AnswerSource
   return labelPatterns(question).find((pattern) => sources.some((source) => pattern.test(source.text)));
 }
 
+/** A sentence that only names another article to read: 'See "How to publish drafts".', 'See also "Roles" for details.' */
 const POINTER = /^see\s+(?:also\s+)?["“‘'][^"”’']+["”’'](?:\s+for\s+[\w\s]{1,30})?\s*[.!]?$/i;
 /**
  * A sentence about the text itself, not its subject: "This article covers both: …", "It covers starting the product, …",

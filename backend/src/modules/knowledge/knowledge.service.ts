@@ -428,8 +428,8 @@ export class KnowledgeService {
     // A question that asks what something is is answered by the passage that says so ("An agent is …"): it ranks that
     // much higher, and one word names the subject in many passages, which then score alike, so more are looked at.
     const definesAsked = asksSteps ? undefined : definitionFinder(question)
-    // A name on the screen the question gives ("What does Delete all do?") is read without its small words: the
-    // passages that say it whole rank that much higher, and more are looked at, since the rest of it names many.
+    // A name on the screen the question gives ("What does Delete all do?") is read without its small words, and what is
+    // left of it ("delete") many passages say: more are looked at, and those that say it whole rank higher (below).
     const labels = labelPatterns(question)
     const depth = limit + Math.max(asksSteps ? STEPS_LOOKAHEAD : 0, definesAsked ? DEFINITION_LOOKAHEAD : 0, labels.length > 0 ? LABEL_LOOKAHEAD : 0)
     const hits = bestOfEach(wordings.map((wording) => this.index.search(parseQuery(wording, { correctTerm: this.correctTerm }), depth)))
