@@ -134,6 +134,24 @@ test.describe('Stop a crawl', () => {
     await expect(page.getByRole('table', { name: 'Pages' }).getByRole('row').filter({ hasText: 'Not reached' }).first()).toBeVisible()
     await expect(page.getByRole('button', { name: 'Stop crawl' })).toHaveCount(0)
   })
+
+  test('a crawl’s page follows it to its end by itself: with scripts on without a reload', async ({ page }, testInfo) => {
+    await page.goto('/articles/import')
+    await whenHydrated(page.getByRole('button', { name: 'Start crawl' }), testInfo)
+    await page.getByLabel('Start address', { exact: true }).fill(`${site?.baseUrl}/many/`)
+    await page.getByLabel('Depth', { exact: true }).fill('1')
+    await page.getByLabel('Maximum pages', { exact: true }).fill('2')
+    await page.getByRole('button', { name: 'Start crawl', exact: true }).click()
+    await expect(page.getByRole('heading', { name: /^Crawl of / })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('status').filter({ hasText: /^Crawling: 0 of at most 2 pages/ }).first()).toBeVisible()
+    // With scripts on the page checks again in place: a mark left on the window would not survive a reload.
+    const isJs = testInfo.project.name === 'js'
+    if (isJs) await page.evaluate(() => Object.assign(window, { stillThisPage: true }))
+    // Each page of the fixture site takes 4 s: the crawl goes on for several checks after the first.
+    await expect(page.getByRole('status').filter({ hasText: /^Crawled 2 pages: 2 drafts, 0 failed, 0 excluded$/ }).first()).toBeVisible({ timeout: 45_000 })
+    await expect(page.getByRole('button', { name: 'Stop crawl' })).toHaveCount(0)
+    if (isJs) expect(await page.evaluate(() => 'stillThisPage' in window)).toBe(true)
+  })
 })
 
 test.describe('Import, review, publish and ask, with JavaScript off', () => {
