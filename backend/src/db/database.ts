@@ -93,7 +93,7 @@ async function openPglite(directory: string | undefined): Promise<Database> {
  * pgvector for PGlite when its package is installed (ADR 085): offered to the database, enabled only where chunk
  * vectors are kept. Without the package, vectors are searched in process instead.
  */
-async function pgliteExtensions(): Promise<Extensions> {
+export async function pgliteExtensions(): Promise<Extensions> {
   // A name in a variable: the package is optional, so neither the type checker nor the bundler may require it.
   const specifier = '@electric-sql/pglite-pgvector'
   try {

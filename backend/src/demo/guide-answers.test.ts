@@ -1,7 +1,8 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '../db/database'
+import type { Database } from '../db/database'
+import { openTestPglite } from '../testing/test-pglite'
 import { migrate } from '../db/migrate'
 import { KnowledgeService } from '../modules/knowledge/knowledge.service'
 import { composeExtractiveAnswer } from '../retrieval/extractive-answer'
@@ -15,7 +16,7 @@ describe('the built-in guide, asked of the names on its screens', () => {
   let db: Database
   let knowledge: KnowledgeService
   beforeAll(async () => {
-    db = await openDatabase({ url: 'memory://', dataDir: '' })
+    db = await openTestPglite()
     await migrate(db)
     knowledge = new KnowledgeService(db)
     const articles = await readDemoArticles(path.join(path.dirname(fileURLToPath(import.meta.url)), 'articles'))

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '../db/database'
+import type { Database } from '../db/database'
+import { openTestPglite } from '../testing/test-pglite'
 import { migrate } from '../db/migrate'
 import { JobLostError, JobQueue, JobStoppedError } from './job-queue'
 import { eventually } from '../testing/eventually'
@@ -8,7 +9,7 @@ describe('job queue', () => {
   let db: Database
   let queues: JobQueue[] = []
   beforeEach(async () => {
-    db = await openDatabase({ url: 'memory://', dataDir: '' })
+    db = await openTestPglite()
     await migrate(db)
   })
   afterEach(async () => {

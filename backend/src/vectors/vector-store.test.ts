@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../db/database'
 import { migrate } from '../db/migrate'
 import { KnowledgeService } from '../modules/knowledge/knowledge.service'
 import { freshPostgresUrl, isPostgresAvailable } from '../testing/test-backend'
+import { openTestPglite } from '../testing/test-pglite'
 import { embeddingInput } from './embedding-passes'
 import { ExactVectorStore, openVectorStore, type VectorStore } from './vector-store'
 import { vectorsRepository } from './vectors.repository'
@@ -50,7 +51,7 @@ describe('chunk vectors in pgvector (PGlite) and in process (PostgreSQL server w
   let dropSchema: (() => Promise<void>) | undefined
 
   beforeAll(async () => {
-    lite = await openDatabase({ url: 'memory://', dataDir: '.' })
+    lite = await openTestPglite()
     await migrate(lite)
     await fill(lite)
     if (hasServer) {

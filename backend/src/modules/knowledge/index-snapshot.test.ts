@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { openDatabase, type Database } from '../../db/database'
+import type { Database } from '../../db/database'
+import { openTestPglite } from '../../testing/test-pglite'
 import { migrate } from '../../db/migrate'
 import { Bm25Index, type CompactIndex } from '../../retrieval/bm25-index'
 import { ChunkSetDigest } from './index-digest'
@@ -23,7 +24,7 @@ describe('the keyword index snapshot', () => {
   let directory: string
   let file: string
   beforeEach(async () => {
-    db = await openDatabase({ url: 'memory://', dataDir: '' })
+    db = await openTestPglite()
     await migrate(db)
     directory = mkdtempSync(path.join(tmpdir(), 'kb-index-snapshot-'))
     file = path.join(directory, 'index', 'keyword-index.snapshot')
@@ -202,7 +203,7 @@ describe('the keyword index snapshot', () => {
 
     // The same file next to another database: its log position means nothing there.
     writeFileSync(file, original)
-    const other = await openDatabase({ url: 'memory://', dataDir: '' })
+    const other = await openTestPglite()
     try {
       await migrate(other)
       await other.transaction(async (tx) => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '../../db/database'
+import type { Database } from '../../db/database'
+import { openTestPglite } from '../../testing/test-pglite'
 import { migrate } from '../../db/migrate'
 import { countChunkTerms } from '../../retrieval/bm25-index'
 import { chunkArticle } from '../../retrieval/chunker'
@@ -8,7 +9,7 @@ import { INDEX_FORMAT, KnowledgeService } from './knowledge.service'
 describe('knowledge index', () => {
   let db: Database
   beforeEach(async () => {
-    db = await openDatabase({ url: 'memory://', dataDir: '' })
+    db = await openTestPglite()
     await migrate(db)
   })
   afterEach(async () => db.close())
