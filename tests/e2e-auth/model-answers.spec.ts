@@ -159,6 +159,35 @@ test('the web server relays the answer as server-sent events, and refuses what i
   expect(get.status).toBe(405)
 })
 
+test('a reader who leaves mid-answer ends the relay, and the web server goes on answering', async ({ context }) => {
+  const headers = { cookie: await cookieHeader(context), origin: E2E.web, 'content-type': 'application/x-www-form-urlencoded' }
+  const leaving = new AbortController()
+  // The fixture model writes slowly: the answer is still being written when the reader goes.
+  const response = await fetch(`${E2E.web}/resources/ask-stream`, {
+    method: 'POST',
+    headers,
+    body: new URLSearchParams({ question: 'How do I add an article? #fixture:slow=300' }).toString(),
+    signal: leaving.signal,
+  })
+  expect(response.status).toBe(200)
+  const reader = response.body!.getReader()
+  const decoder = new TextDecoder()
+  let received = ''
+  while (!received.includes('event: delta')) {
+    const { done, value } = await reader.read()
+    if (done) break
+    received += decoder.decode(value, { stream: true })
+  }
+  expect(received).toContain('event: delta')
+  leaving.abort()
+  await reader.cancel().catch(() => undefined)
+  // The web server is still there, and streams the next answer whole.
+  await new Promise((resolve) => setTimeout(resolve, 1_000))
+  expect((await fetch(`${E2E.web}/ask`, { headers: { cookie: headers.cookie } })).status).toBe(200)
+  const next = await fetch(`${E2E.web}/resources/ask-stream`, { method: 'POST', headers, body: new URLSearchParams({ question: 'How do I add an article?' }).toString() })
+  expect(await next.text()).toContain('event: done\n')
+})
+
 test.describe('choosing the model (Bot settings: multiple_model)', () => {
   // One browser at a time changes the shared setting.
   test.describe.configure({ mode: 'serial' })

@@ -1,4 +1,5 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
+import { fetch as undiciFetch } from 'undici'
 import { ErrorBody } from '../../../contracts/common'
 import { applyStreamEvent, EventStreamParser, formatEvent, INITIAL_STREAM_STATE, type StreamEvent } from '~/components/ask/event-stream'
 import { forReading, parseAskForm } from '~/models/ask.server'
@@ -42,14 +43,17 @@ export async function action({ request }: ActionFunctionArgs) {
   request.signal.addEventListener('abort', onAbort, { once: true })
 
   const env = getEnv()
+  // Node's own HTTP client (undici), not the fetch the web server installs (@remix-run/web-fetch): that one, aborted
+  // once a POST's body has been sent, cancels the body it still holds locked, and the rejection ends the process. A
+  // reader who leaves mid-answer aborts this call.
   const send = (token: string) =>
-    fetch(new URL('/ask_qa_stream', env.API_BASE_URL), {
+    undiciFetch(new URL('/ask_qa_stream', env.API_BASE_URL), {
       method: 'POST',
       headers: { apikey: env.API_KEY, ...clientAddressHeader(), authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ command: question, timezone: timezone || undefined, model: model || undefined, thread_id: thread }),
       signal: AbortSignal.any([upstreamAbort.signal, AbortSignal.timeout(env.API_TIMEOUT_MS)]),
     })
-  let upstream: Response
+  let upstream: Awaited<ReturnType<typeof send>>
   try {
     upstream = await send(api.token)
     if (upstream.status === 401 && api.renew) upstream = await send(await api.renew())
@@ -66,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const message = parsed.success ? parsed.data.message : `The answer service answered ${upstream.status}`
     return json({ message, details: parsed.success ? (parsed.data.details ?? []) : [] }, { status })
   }
-  return new Response(relay(upstream.body, request.signal, upstreamAbort), { status: 200, headers: EVENT_STREAM_HEADERS })
+  return new Response(relay(upstream.body as ReadableStream<Uint8Array>, request.signal, upstreamAbort), { status: 200, headers: EVENT_STREAM_HEADERS })
 }
 
 /** The backend's events, re-sent with this server's own heartbeats, `done` with its Markdown document. */
