@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { buildBackend, type Backend } from '../app'
 import { loadConfig, type Config } from '../config'
-import { emptyPgliteDirectory } from './test-pglite'
+import { beginPgliteDatabase } from './test-pglite'
 import { hashPassword } from '../modules/identity/identity.service'
 
 export const TEST_API_KEY = 'test-api-key-0123456789'
@@ -77,7 +77,7 @@ export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Pro
 
 /**
  * Starts the real backend on 127.0.0.1 (random port) with the real migrations: PGlite files in a temporary
- * directory (begun as a copy of `emptyPgliteDirectory`), or a fresh schema on the PostgreSQL server.
+ * directory (begun by `beginPgliteDatabase`), or a fresh schema on the PostgreSQL server.
  */
 export async function startTestBackend(
   kind: StorageKind,
@@ -85,7 +85,7 @@ export async function startTestBackend(
   options: { demoDirectory?: string; /** A PostgreSQL schema another backend uses too, left in place on stop. */ sharedDatabaseUrl?: string } = {},
 ): Promise<TestBackend> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-test-'))
-  if (kind === 'pglite' && !overrides.DATABASE_URL && !overrides.DATA_DIR) cpSync(await emptyPgliteDirectory(), path.join(dataDir, 'pgdata'), { recursive: true })
+  if (kind === 'pglite' && !overrides.DATABASE_URL && !overrides.DATA_DIR) await beginPgliteDatabase(dataDir)
   const postgres =
     kind !== 'postgres' ? undefined : options.sharedDatabaseUrl ? { url: options.sharedDatabaseUrl, drop: async () => undefined } : await freshPostgresUrl()
   const environment = {

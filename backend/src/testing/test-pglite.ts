@@ -35,13 +35,18 @@ export function emptyPgliteDirectory(): Promise<string> {
   return pgliteTemplate
 }
 
+/** Begins `dataDir`'s PGlite database (its pgdata directory, as `openDatabase` finds it) as a copy of `emptyPgliteDirectory`. */
+export async function beginPgliteDatabase(dataDir: string): Promise<void> {
+  cpSync(await emptyPgliteDirectory(), path.join(dataDir, 'pgdata'), { recursive: true })
+}
+
 /**
  * A throw-away PGlite database for a test (not migrated): a copy of `emptyPgliteDirectory`, removed when closed. What
  * `url: 'memory://'` gives, in a fifth of the time.
  */
 export async function openTestPglite(): Promise<Database> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-test-db-'))
-  cpSync(await emptyPgliteDirectory(), path.join(dataDir, 'pgdata'), { recursive: true })
+  await beginPgliteDatabase(dataDir)
   const db = await openDatabase({ dataDir })
   return {
     ...db,
