@@ -104,6 +104,20 @@ test('a follow-up in a thread is written by the model with the earlier turn, str
   await expect(page.getByRole('region', { name: 'Your recent questions' }).locator(`a[href="/ask?thread=${thread}#answer"]`)).toHaveText('How do I add an article?')
 })
 
+test('the field empties as a streamed question is sent, and what is typed meanwhile stays', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'auth-js', 'answers stream only with scripts; without them the page is reloaded by the answer')
+  await ask(page, 'How do I add an article? #fixture:slow=150')
+  const answer = page.getByRole('region', { name: 'Answer' })
+  await expect(answer.getByTestId('answer-so-far')).toHaveText(/\w+/)
+  const field = page.getByRole('textbox', { name: 'Question', exact: true })
+  await expect(field).toHaveValue('')
+  await field.fill('And how do I publish drafts?')
+  await expect(answer).toContainText('Written by the language model fixture-chat.')
+  await expect(page).toHaveURL(/\/ask\?thread=\d+&log=\d+$/)
+  // The answer now has its address, in its thread: the next question is a follow-up, as typed.
+  await expect(page.getByRole('textbox', { name: 'Follow-up question', exact: true })).toHaveValue('And how do I publish drafts?')
+})
+
 test("a plain user is not offered the product's own guide questions as suggestions", async ({ page }) => {
   // The installation's default shortcuts are questions about running the product; end users get the sponsor's own.
   const who = await backend('/who_am_i', { token: await asAdministrator() })

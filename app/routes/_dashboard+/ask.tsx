@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit } from '@remix-run/react'
-import { useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { AnswerContent, FEEDBACK_FORM_ID, SAVE_QUERY_FORM_ID, useIsHydrated, type AnswerAddress, type RenderedAnswer } from '~/components/ask/answer-content'
 import * as askStyles from '~/components/ask/ask.css'
 import { AnswerSection } from '~/components/ask/answer-section'
@@ -292,10 +292,18 @@ export default function AskRoute() {
   useEffect(() => setScriptSwitch(null), [location.key])
   // The streamed answer belongs to the address it was asked from; any other address shows its own answer.
   const [streamLocation, setStreamLocation] = useState<string | null>(null)
+  // A streamed question empties the field as it is sent, and what is typed while the answer streams stays when the
+  // answer gets its address: the form keeps the key of its stream until another answer is shown.
+  const streamCount = useRef(0)
+  const [streamForm, setStreamForm] = useState<{ key: string; logId: number | null } | null>(null)
   const { stream, start } = useAnswerStream((finished) => {
     // The answer is logged once its stream closes: give it its address (in its thread), so a reload shows it and its forms come back.
     const done = finished.answer
-    if (finished.phase === 'complete' && done?.log_id) navigate(answerPath({ thread: done.thread_id, log: done.log_id }), { replace: true, preventScrollReset: true })
+    if (finished.phase === 'complete' && done?.log_id) {
+      const logId = done.log_id
+      setStreamForm((current) => (current ? { ...current, logId } : current))
+      navigate(answerPath({ thread: done.thread_id, log: logId }), { replace: true, preventScrollReset: true })
+    }
   })
   const shownStream = stream && streamLocation === location.key ? stream : null
   const isAsking =
@@ -314,6 +322,8 @@ export default function AskRoute() {
   const offersModels = models.multiple_model && models.models.length > 0
   const address: AnswerAddress | null = taskId && isTaskId(taskId) ? { task: taskId, thread: threadId } : logId ? { log: logId, thread: threadId } : null
   const isFollowUp = threadId !== null && !isUnknownThread
+  const expertFormKey =
+    streamForm && (streamLocation === location.key || (logId !== null && logId === streamForm.logId)) ? streamForm.key : `expert:${taskId ?? logId ?? ''}`
 
   /** With a language model, the question streams; anything the stream refuses goes the plain way (form post). */
   function askByStream(event: FormEvent<HTMLFormElement>) {
@@ -327,9 +337,12 @@ export default function AskRoute() {
     if (!question || question.length > QUESTION_MAX_LENGTH) return
     event.preventDefault()
     setStreamLocation(location.key)
+    streamCount.current += 1
+    setStreamForm({ key: `stream:${streamCount.current}`, logId: null })
     void start(data).then(({ isStreaming }) => {
       if (isStreaming) return
       setStreamLocation(null)
+      setStreamForm(null)
       submit(data, { method: 'post', action: '/ask' })
     })
   }
@@ -449,8 +462,9 @@ export default function AskRoute() {
           </Form>
         ) : (
           // A new answer (its task or log) brings an empty field for the next question, as the page without scripts
-          // does; the checks of one answer, and a refused question, keep what is typed.
-          <Form key={`expert:${taskId ?? logId ?? ''}`} method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
+          // does; the checks of one answer, and a refused question, keep what is typed. A streamed one empties it as
+          // it is sent (expertFormKey).
+          <Form key={expertFormKey} method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
             <input type="hidden" name="timezone" value={timezone} />
             {isFollowUp ? <input type="hidden" name="thread" value={threadId} /> : null}
             <TextField
