@@ -1,5 +1,5 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from '@remix-run/react'
+import { Link, useFetcher, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit, type ShouldRevalidateFunction } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import type { z } from 'zod'
 import { LogSortField, LogStatusFilter, PAGE_SIZE_LOGS, type LogFilters, type QueryLog } from '../../../contracts/query-logs'
@@ -71,7 +71,23 @@ const MAX_ACCUMULATED_PAGES = 20
  *   page; unlike `?pages=n` it stays anchored to the same rows when new questions are logged in between. The server
  *   walks the pages by last_id and de-duplicates like the client does.
  * Changing the status drops `through`/`last_id`, so the list starts again.
+ * With scripts on, the page appended writes `through` into the address (replacing it, without reading the list again:
+ * shouldRevalidate), so Back from a log, or a reload, shows the same rows.
  */
+/** The address gaining only a new `through` is the list's own record of a page appended with scripts: nothing to read. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate
+  const through = nextUrl.searchParams.get('through')
+  if (!through || through === currentUrl.searchParams.get('through')) return defaultShouldRevalidate
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search)
+    params.delete('through')
+    params.sort()
+    return params.toString()
+  }
+  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate
+}
+
 async function loadThrough(api: ApiSession, status: z.infer<typeof LogStatusFilter>, query: LogsTableQuery, through: number) {
   const pages: QueryLog[][] = []
   let cursor: number | undefined
@@ -276,23 +292,30 @@ function LogsList({ data }: { data: LogsData }) {
   const navigation = useNavigation()
   const isHydrated = useHydrated()
   const [pages, setPages] = useState<AppendedPage[]>([])
+  const location = useLocation()
+  const navigate = useNavigate()
+  const listHref = (changes: Record<string, string | number | null>) => hrefWith('/logs', location.search, { last_id: null, through: null, ...changes })
 
   // Each fetched page is kept by the id it follows, so a revalidated page replaces its earlier copy.
   useEffect(() => {
     const page = fetcher.data
     if (!page?.lastId) return
+    const afterId = page.lastId
     setPages((previous) =>
-      [...previous.filter((entry) => entry.afterId !== page.lastId), { afterId: page.lastId!, logs: page.logs, hasMore: page.hasMore }].sort(
+      [...previous.filter((entry) => entry.afterId !== afterId), { afterId, logs: page.logs, hasMore: page.hasMore }].sort(
         (a, b) => (data.sort.order === 1 ? a.afterId - b.afterId : b.afterId - a.afterId),
       ),
     )
   }, [fetcher.data])
+  // The address says how far the list reaches (as without scripts), so Back from a log brings the same rows.
+  const reach = pages.length ? pages[pages.length - 1].afterId : null
+  useEffect(() => {
+    if (reach !== null && new URLSearchParams(location.search).get('through') !== String(reach)) navigate(listHref({ through: reach }), { replace: true, preventScrollReset: true })
+  }, [reach])
 
   const logs = mergeLogs(data.logs, ...pages.map((page) => page.logs))
   const hasMore = pages.length ? pages[pages.length - 1].hasMore : data.hasMore
   const oldestId = logs.length ? logs[logs.length - 1].id : null
-  const location = useLocation()
-  const listHref = (changes: Record<string, string | number | null>) => hrefWith('/logs', location.search, { last_id: null, through: null, ...changes })
   const isLoadingMore = fetcher.state === 'loading'
   const isLoading = navigation.state === 'loading' && navigation.location.pathname === '/logs'
 
