@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { ErrorBody } from '../../contracts/common'
+import { backendFetch } from './backend-fetch.server'
 import { clientAddressHeader } from '~/utils/client-address.server'
 import { getEnv } from '~/utils/env.server'
 
@@ -72,7 +73,7 @@ async function send<Schema extends z.ZodType>(path: string, options: RequestOpti
   }
   let response: Response
   try {
-    response = await fetch(url, {
+    response = await backendFetch(url, {
       method: options.method ?? 'GET',
       headers: {
         apikey: env.API_KEY,
@@ -107,7 +108,7 @@ export async function callApiForFile(path: string, options: { method?: 'GET' | '
   const url = new URL(path, env.API_BASE_URL)
   for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value)
   const send = (token: string | undefined) =>
-    fetch(url, {
+    backendFetch(url, {
       method: options.method ?? 'GET',
       headers: {
         apikey: env.API_KEY,

@@ -1,6 +1,7 @@
 import { ErrorBody } from '../../contracts/common'
 import { IngestLimits, IngestProgress, UPLOAD_FIELDS, YoutubeImported, type CrawlBody } from '../../contracts/ingest'
 import { ApiError, callApi, type ApiSession } from './api.server'
+import { BackendFormData, backendBlob, backendFetch } from './backend-fetch.server'
 import { clientAddressHeader } from '~/utils/client-address.server'
 import { getEnv } from '~/utils/env.server'
 
@@ -27,11 +28,10 @@ export function importYoutubeVideo(session: ApiSession, url: string) {
 
 /** Forwards uploaded files to the backend as multipart/form-data (callApi speaks JSON only). */
 export async function uploadFiles(session: ApiSession, files: File[], csvColumns: { title?: string; content?: string } = {}) {
-  const form = new FormData()
+  const form = new BackendFormData()
   if (csvColumns.title) form.append(UPLOAD_FIELDS.csvTitleColumn, csvColumns.title)
   if (csvColumns.content) form.append(UPLOAD_FIELDS.csvContentColumn, csvColumns.content)
-  // Copied into this runtime's own Blob: the File from the upload handler may come from another implementation.
-  for (const file of files) form.append('files', new Blob([await file.arrayBuffer()], { type: file.type }), file.name)
+  for (const file of files) form.append('files', await backendBlob(file), file.name)
   const response = await sendRaw(session, '/admin/upload_recovery', { method: 'POST', body: form })
   const parsed = IngestProgress.safeParse(await response.json().catch(() => null))
   if (!parsed.success) throw new ApiError(502, { success: false, error: 'Bad Gateway', message: 'The backend’s answer to the upload did not match its contract' })
@@ -44,11 +44,11 @@ export async function fetchOriginal(session: ApiSession, s3Key: string): Promise
 }
 
 /** A backend call whose body is not JSON, with the API key and the user's token; a refused token is renewed once. */
-async function sendRaw(session: ApiSession, path: string, init: { method: 'GET' | 'POST'; body?: FormData }, isRetry = false): Promise<Response> {
+async function sendRaw(session: ApiSession, path: string, init: { method: 'GET' | 'POST'; body?: BackendFormData }, isRetry = false): Promise<Response> {
   const env = getEnv()
   let response: Response
   try {
-    response = await fetch(new URL(path, env.API_BASE_URL), {
+    response = await backendFetch(new URL(path, env.API_BASE_URL), {
       method: init.method,
       headers: { apikey: env.API_KEY, ...clientAddressHeader(), authorization: `Bearer ${session.token}` },
       body: init.body,

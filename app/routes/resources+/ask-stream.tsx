@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node'
-import { fetch as undiciFetch } from 'undici'
 import { ErrorBody } from '../../../contracts/common'
 import { applyStreamEvent, EventStreamParser, formatEvent, INITIAL_STREAM_STATE, type StreamEvent } from '~/components/ask/event-stream'
 import { forReading, parseAskForm } from '~/models/ask.server'
+import { backendFetch } from '~/models/backend-fetch.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { clientAddressHeader } from '~/utils/client-address.server'
 import { getEnv } from '~/utils/env.server'
@@ -43,11 +43,9 @@ export async function action({ request }: ActionFunctionArgs) {
   request.signal.addEventListener('abort', onAbort, { once: true })
 
   const env = getEnv()
-  // Node's own HTTP client (undici), not the fetch the web server installs (@remix-run/web-fetch): that one, aborted
-  // once a POST's body has been sent, cancels the body it still holds locked, and the rejection ends the process. A
-  // reader who leaves mid-answer aborts this call.
+  // A reader who leaves mid-answer aborts this call (backendFetch: cleanly).
   const send = (token: string) =>
-    undiciFetch(new URL('/ask_qa_stream', env.API_BASE_URL), {
+    backendFetch(new URL('/ask_qa_stream', env.API_BASE_URL), {
       method: 'POST',
       headers: { apikey: env.API_KEY, ...clientAddressHeader(), authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ command: question, timezone: timezone || undefined, model: model || undefined, thread_id: thread }),
