@@ -46,7 +46,7 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
         // to the fragment without reloading (no-JS polling stopped there).
         const check = pollCheckNumber(new URL(request.url).searchParams.get('check'))
         const pollUrl = `${pathOf(variant)}?check=${check + 1}#${ANSWER_ID}`
-        return json({ variant, running: { ...running, pollUrl }, run, templates, shortcuts })
+        return json({ variant, running: { taskId: running.taskId, command: run.command ?? running.command ?? '', pollUrl }, run, templates, shortcuts })
       }
       if (run.status === 'finished') {
         return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}#${ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
@@ -104,17 +104,19 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
   const templateId = parsed.success ? parsed.data.template_id : undefined
   if (variant === 'government' && !templateId) {
     const message = 'Choose a template for the government agent. There is none yet: an administrator adds one in Settings, Templates.'
-    return json({ errors: {}, warning: { summary: 'No template', message, field: 'template_id' } }, { status: 400 })
+    return json({ errors: {}, warning: { summary: 'No template', message, field: 'template_id' }, command }, { status: 400 })
   }
   try {
     const run = await startAgentRun(api, { command, variant, templateId })
     if (!run.task_id) throw new ApiError(502, { success: false, error: 'Bad Gateway', message: 'The agent run has no task id' })
-    // The page opens at the run (and, once it finishes, at its answer), below the form.
-    return redirect(`${pathOf(variant)}#${ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, { taskId: run.task_id, command }) } })
+    // The page opens at the run (and, once it finishes, at its answer), below the form. Only the task is kept: the
+    // session is a cookie, which a command of thousands of characters would overflow.
+    return redirect(`${pathOf(variant)}#${ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, { taskId: run.task_id }) } })
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
       const fieldErrors = error.fieldErrors()
-      return json({ errors: Object.keys(fieldErrors).length ? fieldErrors : { command: [error.message] }, warning: undefined }, { status: 400 })
+      // What was typed comes back in the field, beside the reason.
+      return json({ errors: Object.keys(fieldErrors).length ? fieldErrors : { command: [error.message] }, warning: undefined, command }, { status: 400 })
     }
     throw error
   }

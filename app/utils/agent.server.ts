@@ -4,10 +4,11 @@ export type AgentVariant = 'general' | 'government'
 
 export interface RunningAgentTask {
   taskId: string
-  command: string
+  /** Kept by sessions from before: the command is read from the run itself, as a long one would overflow the cookie. */
+  command?: string
 }
 
-// SEED.md §4: each variant keeps its own running task and command until the run ends.
+// SEED.md §4: each variant keeps its own running task until the run ends (its command is the run's).
 const keyOf = (variant: AgentVariant): 'agentTaskGeneral' | 'agentTaskGovernment' => (variant === 'general' ? 'agentTaskGeneral' : 'agentTaskGovernment')
 
 export async function getRunningTask(request: Request, variant: AgentVariant): Promise<RunningAgentTask | null> {

@@ -25,6 +25,23 @@ describe('readFormData', () => {
     expect(parts.form?.get('title')).toBe('Hello')
   })
 
+  it('counts a line break as one character, as the browser does: CR LF (and a lone CR) is read as LF, files untouched', async () => {
+    const lines = Array.from({ length: 40 }, (_, index) => `line ${index}`)
+    const encoded = await outcome(post(new URLSearchParams({ question: lines.join('\r\n'), other: 'a\rb' }).toString(), 'application/x-www-form-urlencoded'))
+    expect(encoded.form?.get('question')).toBe(lines.join('\n'))
+    expect(encoded.form?.get('other')).toBe('a\nb')
+    const parts = await outcome(
+      multipart(
+        'b1',
+        '--b1\nContent-Disposition: form-data; name="content"\n\nOne\nTwo\n--b1\nContent-Disposition: form-data; name="file"; filename="a.txt"\nContent-Type: text/plain\n\nx\ny\n--b1--\n',
+      ),
+    )
+    expect(parts.form?.get('content')).toBe('One\nTwo')
+    const file = parts.form?.get('file') as File
+    expect(file.name).toBe('a.txt')
+    expect(await file.text()).toBe('x\r\ny')
+  })
+
   it('answers 415 naming the type for bodies that are no form', async () => {
     expect(await outcome(post('{"question":"x"}', 'application/json'))).toMatchObject({ status: 415, message: expect.stringContaining('not application/json') })
     expect(await outcome(post('question=x', 'text/plain'))).toMatchObject({ status: 415, message: expect.stringContaining('text/plain') })

@@ -28,8 +28,8 @@ interface SessionData {
   showBotInfoSection: boolean
   /** The way to ask the user chose on Ask (else TARGET decides). */
   askMode: 'expert' | 'agent'
-  agentTaskGeneral: { taskId: string; command: string }
-  agentTaskGovernment: { taskId: string; command: string }
+  agentTaskGeneral: { taskId: string; command?: string }
+  agentTaskGovernment: { taskId: string; command?: string }
 }
 interface FlashData {
   toast: Toast

@@ -118,6 +118,25 @@ test('the field empties as a streamed question is sent, and what is typed meanwh
   await expect(page.getByRole('textbox', { name: 'Follow-up question', exact: true })).toHaveValue('And how do I publish drafts?')
 })
 
+test('on a phone the streamed answer opens at the top of the window, and Enter while it streams asks nothing', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'auth-js', 'answers stream only with scripts; without them the page opens at #answer')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await ask(page, 'How do I add an article? #fixture:slow=150')
+  const answer = page.getByRole('region', { name: 'Answer' })
+  const soFar = answer.getByTestId('answer-so-far')
+  await expect(soFar).toHaveText(/\w+/)
+  // The words arriving are in the window, under the heading at its top.
+  await expect(answer.getByRole('heading', { name: 'Answer', level: 2 })).toBeInViewport({ ratio: 1 })
+  await expect(soFar).toBeInViewport()
+  // A second Enter in the field while the answer is written neither stops it nor complains of a blank question.
+  const field = page.getByRole('textbox', { name: 'Question', exact: true })
+  await field.press('Enter')
+  await expect(page.getByText('Please enter a question')).toHaveCount(0)
+  await expect(soFar).toBeVisible()
+  await expect(answer).toContainText('Written by the language model fixture-chat.')
+  await expect(page.getByText('Please enter a question')).toHaveCount(0)
+})
+
 test("a plain user is not offered the product's own guide questions as suggestions", async ({ page }) => {
   // The installation's default shortcuts are questions about running the product; end users get the sponsor's own.
   const who = await backend('/who_am_i', { token: await asAdministrator() })

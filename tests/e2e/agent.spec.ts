@@ -32,6 +32,21 @@ test.describe('Agent', () => {
     await expect(page.getByRole('list', { name: 'Steps' }).getByRole('listitem').filter({ hasText: 'retrieve' }).first()).toBeVisible()
   })
 
+  test('a long command over many lines runs, and is shown in part while it runs and above its answer', async ({ page }) => {
+    // Thousands of characters: the run is remembered by its task alone (the session cookie has no room for them).
+    const line = 'How do I add an article to the knowledge base, and where do I see it afterwards?'.padEnd(95, ' x')
+    const command = Array.from({ length: 40 }, () => line).join('\n')
+    expect(command.length).toBeLessThanOrEqual(4000)
+    await page.goto('/agent')
+    await page.getByLabel('Command').fill(command)
+    await page.getByRole('button', { name: 'Run agent' }).click()
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible({ timeout: 45_000 })
+    await expect(page).toHaveURL(/\/agent\?task=/)
+    await expect(answer.getByText(/^Command: How do I add an article [\s\S]*…$/)).toBeVisible()
+    await expect(answer.getByText(/^The whole command \(3,\d{3} characters\)$/)).toBeVisible()
+  })
+
   // The command form is a window high on a phone: the run, then its answer, open below it, in view.
   for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 768 }]) {
     test(`the run and then its answer open in view at ${viewport.width}x${viewport.height}`, async ({ page }, testInfo) => {

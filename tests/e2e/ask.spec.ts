@@ -36,6 +36,27 @@ test.describe('Ask', () => {
     await expect(page.locator('mark#passage, [role="note"]').first()).toBeVisible()
   })
 
+  test('a long question over many lines is asked whole, shown in part above its answer, and in part among recent questions', async ({ page }, testInfo) => {
+    // 40 lines just under the field's 4,000 characters: a line break counts once, as the field counts it.
+    const words = `${testInfo.project.name === 'js' ? 'jay' : 'nox'}${testInfo.retry}`
+    const line = `How do I add an article to the knowledge base ${words}, please, with its title?`.padEnd(99, ' x')
+    const question = Array.from({ length: 40 }, () => line).join('\n')
+    expect(question.length).toBeLessThanOrEqual(4000)
+    expect(question.replaceAll('\n', '\r\n').length).toBeGreaterThan(4000)
+    const answer = await ask(page, question)
+    await expect(answer.getByRole('heading', { name: 'Answer', level: 2 })).toBeVisible()
+    await expect(page.getByText('A question is at most 4000 characters')).toHaveCount(0)
+    // Shown in part, the whole a press away: the answer stays near the top.
+    await expect(answer.getByText(/^You asked: How do I add an article [\s\S]*…$/)).toBeVisible()
+    const whole = answer.getByText(`The whole question (${question.length.toLocaleString('en')} characters)`)
+    await expect(whole).toBeVisible()
+    await whole.click()
+    await expect(answer.locator('details p')).toHaveText(question, { useInnerText: false })
+    const recent = page.getByRole('region', { name: 'Your recent questions' }).getByRole('link', { name: new RegExp(`^How do I add an article to the knowledge base ${words}.*…$`) })
+    await expect(recent.first()).toBeVisible()
+    expect(((await recent.first().textContent()) ?? '').length).toBeLessThanOrEqual(161)
+  })
+
   test('shows in a source the sentence the answer quotes from it, even past the start of its passage', async ({ page }) => {
     const answer = await ask(page, 'What is an agent?')
     await expect(answer).toContainText('An agent is an assistant that works through a request in several steps')

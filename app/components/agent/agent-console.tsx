@@ -10,6 +10,7 @@ import { TextField } from '~/components/ui/text-field'
 import * as layout from '~/styles/layout.css'
 import { backHere, readerHref } from '~/utils/reader'
 import * as styles from './agent.css'
+import { AskedQuestion, clippedText, SHOWN_QUESTION_LENGTH } from '~/components/ask/asked-question'
 
 
 /** The trace's step names and statuses in words (toggle_debug's trace is read by people, not parsed). */
@@ -48,7 +49,7 @@ const WARNING_ID = 'agent-warning'
 /** The command form, the running task and the finished answer of one agent variant. */
 export function AgentConsole({ title, description }: { title: string; description: string }) {
   const { variant, running, run, templates, shortcuts } = useLoaderData<AgentConsoleData>()
-  const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: AgentWarning }>()
+  const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: AgentWarning; command?: string }>()
   const navigation = useNavigation()
   const location = useLocation()
   const isBusy = navigation.state === 'submitting'
@@ -76,7 +77,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
             isMultiline
             rows={3}
             maxLength={4000}
-            defaultValue={running?.command}
+            defaultValue={actionData?.command ?? running?.command}
           />
           {variant === 'government' && templates.length ? (
             // A native select (it posts with scripts off), drawn like the other fields: as wide as the form, in its font.
@@ -129,7 +130,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
       {running ? (
         <AnswerSection focusKey={`running:${running.taskId}`} isBusy>
           <p role="status">
-            Working on “{running.command}”… ({run?.status ?? 'queued'})
+            Working on “{clippedText(running.command, SHOWN_QUESTION_LENGTH)}”… ({run?.status ?? 'queued'})
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="cancel" />
@@ -141,7 +142,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
 
       {run && !running && run.status === 'finished' ? (
         <AnswerSection focusKey={`finished:${run.task_id ?? ''}`}>
-          {run.command ? <p className={layout.muted}>Command: {run.command}</p> : null}
+          {run.command ? <AskedQuestion question={run.command} lead="Command" noun="command" /> : null}
           <Markdown
             source={run.result ?? ''}
             headingLevel={3}

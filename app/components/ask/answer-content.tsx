@@ -11,6 +11,7 @@ import * as layout from '~/styles/layout.css'
 import { readerHref } from '~/utils/reader'
 import * as styles from './ask.css'
 import { sourceCards } from './source-cards'
+import { AskedQuestion } from './asked-question'
 
 /** An answer as the Ask page renders it: the backend's AskAnswer with its text parsed as Markdown on the server. */
 export type RenderedAnswer = Pick<AskAnswer, 'command' | 'success' | 'error' | 'source_list' | 'log_id' | 'note' | 'unsupported' | 'model' | 'thread_id' | 'feedback' | 'feedback_reason'> & {
@@ -129,7 +130,7 @@ export function AnswerContent({ answer, address, savedNote = null }: { answer: R
   const addressFields = address ? <AddressFields address={address} /> : null
   return (
     <>
-      {answer.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
+      {answer.command ? <AskedQuestion question={answer.command} /> : null}
       {answer.note ? (
         <p className={layout.notice} data-severity="warn">
           {answer.note}

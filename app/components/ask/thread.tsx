@@ -4,6 +4,7 @@ import { MarkdownView } from '~/components/markdown/markdown-view'
 import * as layout from '~/styles/layout.css'
 import { answerReturnPath, sourceHref, type RenderedAnswer } from './answer-content'
 import * as styles from './ask.css'
+import { AskedQuestion, clippedText } from './asked-question'
 
 const sourceTitle = (source: Source) => source.metadata.title || source.metadata.source
 
@@ -18,7 +19,7 @@ export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
           const key = turn.log_id ?? 0
           return (
             <li key={key} className={styles.turn}>
-              <p className={styles.turnQuestion}>You asked: {turn.command}</p>
+              <AskedQuestion question={turn.command ?? ''} className={styles.turnQuestion} />
               {turn.success && turn.result_document ? (
                 <MarkdownView
                   id={`turn-${key}-text`}
@@ -54,6 +55,9 @@ export function EarlierTurns({ turns }: { turns: RenderedAnswer[] }) {
   )
 }
 
+/** How much of a question the list of recent questions shows (the thread shows the whole of it). */
+const RECENT_QUESTION_LENGTH = 160
+
 /**
  * The asker's recent threads, each by its first question, with when it was last asked and how many questions it
  * holds: threads that began with the same question are told apart.
@@ -82,7 +86,7 @@ export function RecentThreads({
         {threads.map((thread) => (
           <li key={thread.thread_id}>
             <a href={`/ask?thread=${thread.thread_id}#answer`} aria-current={thread.thread_id === currentThread ? 'page' : undefined}>
-              {thread.command}
+              {clippedText(thread.command, RECENT_QUESTION_LENGTH)}
             </a>
             <span className={layout.muted}>
               {' · '}

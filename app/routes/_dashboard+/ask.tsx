@@ -41,6 +41,7 @@ import { isTaskId } from '~/utils/task-id'
 import { getSession, redirectWithToast, sessionStorage } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { badForm, readFormData } from '~/utils/form.server'
+import { AskedQuestion } from '~/components/ask/asked-question'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Ask')
 
@@ -328,6 +329,11 @@ export default function AskRoute() {
   /** With a language model, the question streams; anything the stream refuses goes the plain way (form post). */
   function askByStream(event: FormEvent<HTMLFormElement>) {
     if (!models.enabled) return
+    // One answer is written at a time: a second Enter (or a question sent) while it streams waits for it.
+    if (shownStream?.phase === 'writing') {
+      event.preventDefault()
+      return
+    }
     const submitter = (event.nativeEvent as SubmitEvent).submitter
     // A way-to-ask button switches, it does not ask.
     if (submitter instanceof HTMLButtonElement && submitter.name === 'mode') return
@@ -351,6 +357,7 @@ export default function AskRoute() {
   function sendOnEnter(event: KeyboardEvent<HTMLFormElement>) {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing || !(event.target instanceof HTMLTextAreaElement)) return
     event.preventDefault()
+    if (isAsking) return
     event.currentTarget.requestSubmit()
   }
 
@@ -372,7 +379,7 @@ export default function AskRoute() {
     const checkAgain = answerPath({ thread: threadId, task: taskId }, '#answer')
     answerSection = (
       <AnswerSection focusKey={`task:${taskId}`} isBusy>
-        {answer?.command ? <p className={layout.muted}>You asked: {answer.command}</p> : null}
+        {answer?.command ? <AskedQuestion question={answer.command} /> : null}
         {next ? (
           <>
             <p>
@@ -573,7 +580,7 @@ function StreamedAnswerView({ stream, thread }: { stream: AnswerStream; thread: 
   }
   return (
     <>
-      {stream.question ? <p className={layout.muted}>You asked: {stream.question}</p> : null}
+      {stream.question ? <AskedQuestion question={stream.question} /> : null}
       {stream.note ? (
         <p className={layout.notice} data-severity="warn">
           {stream.note}
