@@ -3,7 +3,7 @@ import type { LlmProvider } from '../llm/provider'
 import { CitationList } from './citations'
 import type { ComposedPart } from './composer'
 import { ExtractiveComposer } from './extractive-composer'
-import { resolveFollowUp } from './follow-up'
+import { readConversation } from './follow-up'
 import { fallbackReasonOf, modelFailureNote, type FallbackReason } from './fallback'
 import { splitGenerator } from './generator-result'
 import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-composer'
@@ -98,15 +98,16 @@ export class QuestionAnswerer {
     const { retriever, provider, screenPassage } = this.options
     const { settings } = request
     const history = request.history ?? []
-    const earlierQuestions = history.map((turn) => turn.question)
-    // "And how do I disable one?" after "How do I add a user?" asks how to disable a user (a model reads the
-    // conversation itself; search and the quoted answer read the question so).
-    const question = resolveFollowUp(request.question, earlierQuestions)
+    // "And how do I disable one?" after "How do I add a user?" asks how to disable a user, and "And how do I edit it
+    // afterwards?" after "How do I add an article?" how to edit an article (a model reads the conversation itself;
+    // search and the quoted answer read the question so, and search reads the earlier questions as they were read).
+    const conversation = readConversation(request.question, history.map((turn) => turn.question))
+    const { question } = conversation
     const chunks = await retrieveInConversation(
       retriever,
       // A summary's framing words ("Summarise what the knowledge base says about …") are not what to find.
       readRequest(question).subject,
-      earlierQuestions,
+      conversation.earlierQuestions,
       { limit: settings.num_sources_k, scoreThreshold: settings.score_threshold },
     )
     if (chunks.length === 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { namedObject, resolveFollowUp } from './follow-up'
+import { namedObject, readConversation, resolveFollowUp } from './follow-up'
 
 describe('a follow-up that acts on a pronoun', () => {
   it('reads the pronoun as what the earlier question acted on', () => {
@@ -49,6 +49,43 @@ describe('a follow-up that asks about a pronoun or about something else instead'
     expect(resolveFollowUp('What about an organisation?', ['Why is the answer slow?'])).toBe('What about an organisation?')
     expect(resolveFollowUp('What about an organisation?', [])).toBe('What about an organisation?')
     expect(resolveFollowUp('What is it like to work with the whole product team every day?', ['What is a draft?'])).toBe('What is it like to work with the whole product team every day?')
+  })
+})
+
+describe('a follow-up placed after the earlier turn, or whose action names nothing', () => {
+  it('leaves out the words that only place it after the earlier turn, and reads its pronoun', () => {
+    expect(resolveFollowUp('And how do I edit it afterwards?', ['How do I add an article?'])).toBe('And how do I edit an article?')
+    expect(resolveFollowUp('Afterwards, can I change it?', ['How do I add an article?'])).toBe('Can I change an article?')
+    expect(resolveFollowUp('And then how do I publish them?', ['What is a draft?'])).toBe('And how do I publish a draft?')
+    expect(resolveFollowUp('How do I disable one later on?', ['How do I add a user?'])).toBe('How do I disable a user?')
+    expect(resolveFollowUp('Can I delete it as well?', ['How do I create a template?'])).toBe('Can I delete a template?')
+    expect(resolveFollowUp('What do I do next?', ['How do I add an article?'])).toBe('What do I do?')
+  })
+
+  it('reads an action asked with nothing to act on as acting on what the earlier question named', () => {
+    expect(resolveFollowUp('Who can publish?', ['What is a draft?'])).toBe('Who can publish a draft?')
+    expect(resolveFollowUp('And how do I edit afterwards?', ['How do I add an article?'])).toBe('And how do I edit an article?')
+    // A verb that needs no object, or a phrasal verb, is whole.
+    expect(resolveFollowUp('How do I start?', ['How do I add an article?'])).toBe('How do I start?')
+    expect(resolveFollowUp('How do I sign in?', ['How do I add a user?'])).toBe('How do I sign in?')
+  })
+
+  it('leaves alone a follow-up that names its own subject, or is nothing but such words, and a question asked alone', () => {
+    expect(resolveFollowUp('And what is an API key?', ['How do I add an article?'])).toBe('And what is an API key?')
+    expect(resolveFollowUp('And how do I delete a template afterwards?', ['How do I add a user?'])).toBe('And how do I delete a template?')
+    expect(resolveFollowUp('And afterwards?', ['How do I add a user?'])).toBe('And afterwards?')
+    expect(resolveFollowUp('What about later?', ['How do I add a user?'])).toBe('What about later?')
+    expect(resolveFollowUp('And then?', ['How do I add a user?'])).toBe('And then?')
+    expect(resolveFollowUp('How do I edit an article afterwards?', [])).toBe('How do I edit an article afterwards?')
+    expect(resolveFollowUp('Can I see the next page?', ['How do I add a user?'])).toBe('Can I see the next page?')
+  })
+
+  it('gives search the earlier questions as each was read in its turn', () => {
+    expect(readConversation('Who can see it?', ['How do I add an article?', 'And how do I edit it afterwards?'])).toEqual({
+      question: 'Who can see an article?',
+      earlierQuestions: ['How do I add an article?', 'And how do I edit an article?'],
+    })
+    expect(readConversation('How do I edit an article afterwards?', [])).toEqual({ question: 'How do I edit an article afterwards?', earlierQuestions: [] })
   })
 })
 

@@ -1,5 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import { forEachStorage, publishArticles, TEST_API_KEY, type Caller } from '../../testing/test-backend'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { forEachStorage, publishArticles, startTestBackend, TEST_API_KEY, type Caller, type TestBackend } from '../../testing/test-backend'
 
 const RENEWALS = [
   { title: 'Passport renewal', content: 'To renew a passport, fill in the renewal form and send two recent photos. How long a passport renewal takes: about six weeks.' },
@@ -166,5 +167,56 @@ forEachStorage('conversation threads', ({ server }) => {
       const tooLong = await server().call('/ask_qa_feedback', { method: 'PUT', body: { log_id: answer.body.log_id, feedback: 'like', reason: 'x'.repeat(1001) }, as: owner })
       expect(tooLong.status).toBe(400)
     })
+  })
+})
+
+/** Follow-ups asked of the built-in user guide, as a new user asks them on /ask. */
+describe('follow-ups asked of the built-in guide', () => {
+  let server: TestBackend
+  let asker: Caller
+  beforeAll(async () => {
+    server = await startTestBackend('pglite', {}, { demoDirectory: fileURLToPath(new URL('../../demo/articles/', import.meta.url)) })
+    asker = await server.createUser('user')
+  })
+  afterAll(async () => server?.stop())
+
+  /** The follow-up's answer, asked in the thread of `question`. */
+  const followUp = async (question: string, next: string) => {
+    const first = await server.call('/ask_qa', { method: 'POST', body: { command: question }, as: asker })
+    const answer = await server.call('/ask_qa', { method: 'POST', body: { command: next, thread_id: first.body.thread_id }, as: asker })
+    expect(answer.body).toMatchObject({ success: true, found: true, thread_id: first.body.thread_id })
+    return { title: answer.body.source_list[0].metadata.title as string, result: answer.body.result as string }
+  }
+
+  it('reads "it" as what the earlier question named, not "afterwards" as what is asked about', async () => {
+    const edit = await followUp('How do I add an article?', 'And how do I edit it afterwards?')
+    expect(edit.title).toBe('How to edit or delete an article')
+    expect(edit.result).toMatch(/^1\. Find the article in the Articles table\./)
+    expect(edit.result).toContain('Choose to edit it.')
+    expect(edit.result).not.toContain('single sign-on')
+    const remove = await followUp('How do I create a template?', 'Can I delete it later?')
+    expect(remove.title).toBe('How to use the government agent and templates')
+    expect(remove.result).toMatch(/^delete a template that is no longer needed\./)
+    const disable = await followUp('How do I add a user?', 'And how do I disable them later on?')
+    expect(disable.title).toBe('Users, organisations, roles and signing in')
+  })
+
+  it('reads the earlier subject into a follow-up without its own', async () => {
+    const publish = await followUp('What is a draft?', 'How do I publish them?')
+    expect(publish.title).toBe('How to review and publish drafts')
+    expect(publish.result).toMatch(/^When the drafts look right:/)
+    const remove = await followUp('How do I create a template?', 'Can I delete it?')
+    expect(remove.title).toBe('How to use the government agent and templates')
+    expect(remove.result).toMatch(/^delete a template that is no longer needed\./)
+    const who = await followUp('What is a draft?', 'Who can publish?')
+    expect(who.title).toBe('How to review and publish drafts')
+    expect(who.result).toContain('Reviewing and publishing drafts requires the editor or admin role.')
+  })
+
+  it('keeps to the new subject a follow-up names itself', async () => {
+    const apiKey = await followUp('How do I add an article?', 'And what is an API key?')
+    expect(apiKey.title).toBe('Organisations, groups and API keys')
+    expect(apiKey.result).toContain('API key')
+    expect(apiKey.result).not.toMatch(/\barticle\b/i)
   })
 })
