@@ -4,7 +4,8 @@ import { decodeEntities, safeHref } from './markdown-text'
 /**
  * Markdown parsed into plain data: a tree of the few kinds of element a reader sees, with text already decoded and
  * link addresses already checked. It travels as loader data, so a page can show Markdown without shipping the parser
- * to the browser, and it has no way to carry HTML: raw HTML in the content becomes a `raw` node shown as text.
+ * to the browser, and it has no way to carry HTML: raw HTML in the content is reduced to its words (HTML's own tags
+ * left out, scripts and styles with their content), shown as text.
  */
 export type MarkdownNode = string | MarkdownElement
 
@@ -76,9 +77,11 @@ function block(token: Token): MarkdownNode[] {
     case 'hr':
       return [{ type: 'rule' }]
     case 'html': {
-      // Shown as the text it is; comments, which nobody reads, are left out.
-      const html = (token as Tokens.HTML).text.replace(/<!--[\s\S]*?(-->|$)/g, '').trim()
-      return html ? [{ type: 'raw', text: html }] : []
+      // HTML's own tags are left out and their words kept; what a browser would run or hide goes with its content;
+      // anything else in angle brackets ("Press <Enter>") is shown as the text it is.
+      const text = withoutHtmlTags((token as Tokens.HTML).text).trim()
+      if (!text) return []
+      return text.split(/\n\s*\n/).map((part) => ({ type: 'raw' as const, text: decodeEntities(part.trim()) }))
     }
     case 'space':
     case 'def':
@@ -89,7 +92,60 @@ function block(token: Token): MarkdownNode[] {
 }
 
 function inline(tokens: Token[] | undefined, isInLink = false): MarkdownNode[] {
-  return (tokens ?? []).flatMap((token) => span(token, isInLink))
+  const nodes: MarkdownNode[] = []
+  // Inside an element whose content a browser would run or hide (<script>…</script> within a line), its name.
+  let hiddenUntil: string | undefined
+  for (const token of tokens ?? []) {
+    if (token.type === 'html') {
+      const tag = HTML_TAG.exec((token as Tokens.Tag).text)
+      const name = tag?.[2]?.toLowerCase()
+      if (hiddenUntil !== undefined) {
+        if (tag?.[1] === '/' && name === hiddenUntil) hiddenUntil = undefined
+        continue
+      }
+      if (name && HIDDEN_CONTENT.has(name) && tag?.[1] !== '/' && !tag?.[3]) {
+        hiddenUntil = name
+        continue
+      }
+    } else if (hiddenUntil !== undefined) continue
+    nodes.push(...span(token, isInLink))
+  }
+  return nodes
+}
+
+/** One tag (group 1: "/" for a closing tag; group 2: its name; group 3: "/" when it closes itself). */
+const HTML_TAG = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)\b(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>$/
+
+/** HTML's own elements: their tags are left out of the page, their words kept. */
+const HTML_ELEMENTS = new Set(
+  (
+    'a abbr address article aside audio b base bdi bdo big blink blockquote body br button canvas caption center cite code col colgroup data ' +
+    'datalist dd del details dfn dialog dir div dl dt em embed fieldset figcaption figure font footer form frame frameset h1 h2 h3 h4 h5 h6 ' +
+    'head header hgroup hr html i iframe img input ins kbd label legend li link main map mark marquee math menu meta meter nav noscript ' +
+    'object ol optgroup option output p param picture plaintext pre progress q rp rt ruby s samp script search section select slot small ' +
+    'source span strike strong style sub summary sup svg table tbody td template textarea tfoot th thead time title tr track tt u ul var ' +
+    'video wbr xmp'
+  ).split(' '),
+)
+
+/** Elements whose content is code, styling or what a browser hides or asks for, not words to read: left out whole. */
+const HIDDEN_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'noscript', 'template', 'svg', 'math', 'head', 'title', 'textarea', 'select', 'frameset', 'xmp', 'plaintext'])
+
+/** One such element with its content, to its end tag or the end of the block. */
+const HIDDEN_ELEMENT = new RegExp(String.raw`<(${[...HIDDEN_CONTENT].join('|')})\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)`, 'gi')
+
+/** A block of HTML as its words: comments and hidden content left out, HTML's own tags removed, other text kept. */
+function withoutHtmlTags(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(HIDDEN_ELEMENT, '')
+    .replace(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)\b(?:[^>"']|"[^"]*"|'[^']*')*?\/?>/g, (tag, _slash: string, name: string) => {
+      const lower = name.toLowerCase()
+      if (!HTML_ELEMENTS.has(lower)) return tag
+      return lower === 'br' || lower === 'p' || lower === 'div' || lower === 'li' || lower === 'tr' ? '\n' : ''
+    })
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
 }
 
 function span(token: Token, isInLink: boolean): MarkdownNode[] {
@@ -129,6 +185,9 @@ function span(token: Token, isInLink: boolean): MarkdownNode[] {
       const html = (token as Tokens.Tag).text
       if (/^<br\s*\/?>$/i.test(html)) return [{ type: 'break' }]
       if (html.startsWith('<!--')) return []
+      // A tag of HTML's own is left out (its words around it stay); other angle brackets are text ("<Enter>").
+      const name = HTML_TAG.exec(html)?.[2]?.toLowerCase()
+      if (name && HTML_ELEMENTS.has(name)) return []
       return [html]
     }
     default:

@@ -93,7 +93,7 @@ function renderNode(node: MarkdownNode, key: number, context: Context): ReactNod
     case 'inline-code':
       return <code key={key}>{node.text}</code>
     case 'raw':
-      // Raw HTML from the content, shown as the text it is.
+      // The words of a block of HTML from the content (markdown-document.ts leaves its tags out).
       return (
         <p key={key} className={styles.rawHtml}>
           {node.text}

@@ -41,7 +41,7 @@ export const codeBlock = style({
 export const tableScroll = style({ overflowX: 'auto', margin: '0 0 0.85em', maxWidth: '100%' })
 globalStyle(`${tableScroll} table`, { overflowWrap: 'normal' })
 
-// Raw HTML in content, shown as the text it is.
-export const rawHtml = style({ whiteSpace: 'pre-wrap', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '0.875rem', color: vars.color.muted })
+// The words of a block of HTML in the content (its tags left out): a paragraph that keeps its line breaks.
+export const rawHtml = style({ whiteSpace: 'pre-line' })
 
 export const citation = style({ fontSize: '0.85em', textDecoration: 'none', fontWeight: 600, whiteSpace: 'nowrap', selectors: { '&:hover': { textDecoration: 'underline' } } })

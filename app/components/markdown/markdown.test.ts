@@ -28,11 +28,19 @@ describe('Markdown', () => {
     expect(render('###### Deep', { headingLevel: 3 })).toContain('<h6>Deep</h6>')
   })
 
-  it('never emits raw HTML from the content: it is shown as text', () => {
-    const html = render('<script>alert(1)</script>\n\nHello <img src=x onerror=alert(1)> <b>there</b>')
-    expect(html).not.toMatch(/<script|<img|<b>/)
-    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+  it('never emits raw HTML from the content: its words are kept, its tags, scripts and styles left out', () => {
+    const html = render('<script>alert(1)</script>\n\nHello <img src=x onerror=alert(1)> <b>there</b>, <span>you</span>.')
+    expect(html).not.toMatch(/<script|<img|<b>|<span|alert|&lt;/)
+    expect(html).toMatch(/<p>Hello\s+there, you\.<\/p>/)
+    // A block of HTML: its words, in paragraphs; a style and a comment are not words to read.
+    const block = render('<div class="note">\n<p>First <em>words</em></p>\n<style>p { color: red }</style>\n<!-- hidden -->\n<p>Second</p>\n</div>')
+    expect(block).not.toMatch(/<div class="note"|<style|color: red|hidden|&lt;/)
+    expect(block).toContain('First words')
+    expect(block).toContain('Second')
+    // Within a line, a script goes with what it would run.
+    expect(render('Hi <script>alert(2)</script> there')).not.toMatch(/alert|script/)
+    // Angle brackets that are no HTML are text.
+    expect(render('Press <Enter> to send, or <Ctrl+Enter>.')).toContain('Press &lt;Enter&gt; to send, or &lt;Ctrl+Enter&gt;.')
   })
 
   it('keeps only safe link addresses', () => {
