@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AgentVariant } from './agents'
 
 export const QueryShortcut = z.object({ enabled: z.boolean(), query: z.string() })
 
@@ -12,6 +13,8 @@ export const WhoAmI = z.object({
       }),
     )
     .length(3),
+  /** With target=agent: the agent variants that run, each having an agent named after it in Agent settings. */
+  agent_variants: z.array(AgentVariant).optional(),
 })
 export type WhoAmI = z.infer<typeof WhoAmI>
 

@@ -16,9 +16,13 @@ const TemplateDescription = z.string().trim().max(2000, 'description is at most 
 const TemplateInstructions = z.string().trim().max(20000, 'instructions are at most 20000 characters').regex(NO_NUL, 'instructions cannot contain NUL')
 const TemplateId = z.coerce.number().int().positive('id is a positive integer').max(MAX_ID, 'id is not a template id')
 
+/** Said when a template would have no sections: the government agent writes the document section by section. */
+export const NO_SECTIONS_MESSAGE = 'a template has at least one section'
+
 // The agent writes one heading per section, so two sections of the same title would be indistinguishable.
 const TemplateSections = z
   .array(TemplateSection)
+  .min(1, NO_SECTIONS_MESSAGE)
   .max(50, 'a template has at most 50 sections')
   .superRefine((sections, context) => {
     const seen = new Set<string>()
@@ -34,7 +38,8 @@ export const TemplateInput = z.object({
   name: TemplateName,
   description: TemplateDescription.default(''),
   instructions: TemplateInstructions.default(''),
-  sections: TemplateSections.default([]),
+  // Left out, the sections are an empty list, refused with the same message.
+  sections: TemplateSections.prefault([]),
 })
 export type TemplateInput = z.infer<typeof TemplateInput>
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { AskAnswer } from '../../contracts/ask'
 import { WhoAmI } from '../../contracts/settings'
-import { TemplatesPage } from '../../contracts/templates'
+import { TemplatesPage, type Template } from '../../contracts/templates'
 import { callApi, type ApiSession } from './api.server'
 import type { AgentVariant } from '~/utils/agent.server'
 
@@ -22,12 +22,22 @@ export function cancelAgentRun(session: ApiSession, taskId: string) {
   return callApi('/ask_qa_cancel', { session, method: 'POST', body: { task_id: taskId }, schema: z.object({ success: z.boolean() }).passthrough() })
 }
 
-export function listTemplateChoices(session: ApiSession) {
-  return callApi('/admin/get_templates', { session, schema: TemplatesPage })
+/** The templates the government agent can fill: those with sections (one saved before they were required may have none). */
+export const templateChoicesOf = (rows: Pick<Template, 'id' | 'name' | 'sections'>[]) =>
+  rows.filter((row) => row.sections.length > 0).map((row) => ({ id: row.id, name: row.name }))
+
+export async function listTemplateChoices(session: ApiSession) {
+  return templateChoicesOf((await callApi('/admin/get_templates', { session, schema: TemplatesPage })).rows)
 }
 
-/** The agent query shortcuts (Agent settings' query_shortcut_N), the enabled ones with a command. */
-export async function listAgentShortcuts(session: ApiSession): Promise<string[]> {
+/**
+ * What Agent settings give the agent screens: the query shortcuts (query_shortcut_N, the enabled ones with a command)
+ * and the variants that run (each has an agent named after it; the others are off).
+ */
+export async function getAgentScreenSettings(session: ApiSession): Promise<{ shortcuts: string[]; runnableVariants: AgentVariant[] }> {
   const whoAmI = await callApi('/who_am_i', { session, query: { target: 'agent' }, schema: WhoAmI })
-  return whoAmI.query_shortcuts.filter((shortcut) => shortcut.enabled && shortcut.query.trim()).map((shortcut) => shortcut.query.trim())
+  return {
+    shortcuts: whoAmI.query_shortcuts.filter((shortcut) => shortcut.enabled && shortcut.query.trim()).map((shortcut) => shortcut.query.trim()),
+    runnableVariants: whoAmI.agent_variants ?? [],
+  }
 }

@@ -2,7 +2,7 @@ import { json, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { markdownExcerptShowing } from '~/components/markdown/markdown-document'
 import { ApiError, type ApiSession } from '~/models/api.server'
-import { cancelAgentRun, getAgentRun, listAgentShortcuts, listTemplateChoices, startAgentRun } from '~/models/agents.server'
+import { cancelAgentRun, getAgentRun, getAgentScreenSettings, listTemplateChoices, startAgentRun } from '~/models/agents.server'
 import { ANSWER_ID } from '~/components/ask/answer-section'
 import { getRunningTask, setRunningTask, type AgentVariant } from './agent.server'
 import { requireApiSession } from './auth.server'
@@ -28,14 +28,16 @@ async function getShownRun(api: ApiSession, taskId: string) {
 
 /**
  * Loader of an agent screen: checks the variant's running task. A finished run is forgotten and shown by its
- * address; 'not found' ends quietly (SEED.md §4); any other failure ends it with an error toast.
+ * address; 'not found' ends quietly (SEED.md §4); any other failure ends it with an error toast. A variant without
+ * its agent in Agent settings is off: the screen says so instead of offering a run (ADR 280).
  */
 export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   const api = await requireApiSession(request)
-  const [templates, shortcuts] = await Promise.all([
-    variant === 'government' ? listTemplateChoices(api).then((page) => page.rows.map((row) => ({ id: row.id, name: row.name }))) : [],
-    listAgentShortcuts(api),
+  const [templates, { shortcuts, runnableVariants }] = await Promise.all([
+    variant === 'government' ? listTemplateChoices(api) : [],
+    getAgentScreenSettings(api),
   ])
+  const isOff = !runnableVariants.includes(variant)
   const running = await getRunningTask(request, variant)
   const shownTask = new URL(request.url).searchParams.get('task')
   if (running) {
@@ -46,7 +48,7 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
         // to the fragment without reloading (no-JS polling stopped there).
         const check = pollCheckNumber(new URL(request.url).searchParams.get('check'))
         const pollUrl = `${pathOf(variant)}?check=${check + 1}#${ANSWER_ID}`
-        return json({ variant, running: { taskId: running.taskId, command: run.command ?? running.command ?? '', pollUrl }, run, templates, shortcuts })
+        return json({ variant, running: { taskId: running.taskId, command: run.command ?? running.command ?? '', pollUrl }, run, templates, shortcuts, isOff })
       }
       if (run.status === 'finished') {
         return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}#${ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
@@ -62,12 +64,12 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   }
   if (isTaskId(shownTask)) {
     try {
-      return json({ variant, running: null, run: await getShownRun(api, shownTask), templates, shortcuts })
+      return json({ variant, running: null, run: await getShownRun(api, shownTask), templates, shortcuts, isOff })
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error
     }
   }
-  return json({ variant, running: null, run: null, templates, shortcuts })
+  return json({ variant, running: null, run: null, templates, shortcuts, isOff })
 }
 
 async function flashError(request: Request, variant: AgentVariant, message: string) {
@@ -113,6 +115,10 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
     // session is a cookie, which a command of thousands of characters would overflow.
     return redirect(`${pathOf(variant)}#${ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, { taskId: run.task_id }) } })
   } catch (error) {
+    // Its agent removed from Agent settings since the screen was shown: the variant is off.
+    if (error instanceof ApiError && error.status === 409 && error.fieldErrors().variant) {
+      return json({ errors: {}, warning: { summary: 'Agent off', message: error.message }, command }, { status: 409 })
+    }
     if (error instanceof ApiError && error.status === 400) {
       const fieldErrors = error.fieldErrors()
       // What was typed comes back in the field, beside the reason.

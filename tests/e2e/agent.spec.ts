@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test'
+import { backendSession, BACKEND_URL } from './support/backend'
+import { withSettingsLock } from './support/settings-lock'
 
 test.describe('Agent', () => {
   test('warns when the command is blank', async ({ page }) => {
@@ -88,16 +90,58 @@ test.describe('Agent', () => {
     await expect(citation).toHaveText(/1/)
     await citation.click()
     await expect(page).toHaveURL(/#agent-source-1$/)
-    await page.goto('/agent/government')
-    await expect(page.getByRole('group', { name: 'Query shortcuts' }).getByRole('button', { name: 'Which settings change how answers are found?' })).toBeVisible()
+    // Not while the other project's run has the government agent turned off.
+    await withSettingsLock('government-agent', async () => {
+      await page.goto('/agent/government')
+      await expect(page.getByRole('group', { name: 'Query shortcuts' }).getByRole('button', { name: 'Which settings change how answers are found?' })).toBeVisible()
+    })
   })
 
   test('offers the starter template of a new installation, and says plainly when a run names no template', async ({ page }) => {
-    await page.goto('/agent/government')
-    await expect(page.getByLabel('Template').locator('option', { hasText: 'Starter briefing' })).toHaveCount(1)
-    const refused = await page.request.post('/agent/government', { form: { intent: 'run', command: 'Brief me on drafts' }, maxRedirects: 0 })
-    expect(refused.status()).toBe(400)
-    expect(await refused.text()).toContain('Choose a template for the government agent.')
+    await withSettingsLock('government-agent', async () => {
+      await page.goto('/agent/government')
+      await expect(page.getByLabel('Template').locator('option', { hasText: 'Starter briefing' })).toHaveCount(1)
+      const refused = await page.request.post('/agent/government', { form: { intent: 'run', command: 'Brief me on drafts' }, maxRedirects: 0 })
+      expect(refused.status()).toBe(400)
+      expect(await refused.text()).toContain('Choose a template for the government agent.')
+    })
+  })
+
+  test('a variant whose agent is removed in Agent settings is off: its screen says so and runs nothing', async ({ page }) => {
+    test.setTimeout(150_000)
+    await page.setViewportSize({ width: 390, height: 844 })
+    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+    await withSettingsLock('agent', () =>
+      withSettingsLock('government-agent', async () => {
+        const saved = await (await page.request.get(`${BACKEND_URL}/admin/agent_setting`, { headers: admin.headers })).json()
+        try {
+          await page.goto('/settings/agent')
+          const form = page.locator('form#agent-settings')
+          await expect(form.getByRole('group', { name: 'Agent 2' }).getByLabel('Name', { exact: true })).toHaveValue('government')
+          await form.getByRole('button', { name: 'Remove agent 2' }).click()
+          await expect(form.getByRole('group', { name: 'Agent 2' })).toHaveCount(0)
+          await form.getByRole('button', { name: 'Save agent settings' }).click()
+          await expect(page.getByRole('status').filter({ hasText: 'Agent settings saved' })).toBeVisible()
+          await expect(page.getByRole('note').filter({ hasText: 'No agent is named “government”, so the government agent is off' })).toBeVisible()
+
+          await page.goto('/agent/government')
+          await expect(page.getByText('The government agent is off: Agent settings have no agent named “government”')).toBeVisible()
+          await expect(page.getByRole('button', { name: 'Run agent' })).toHaveCount(0)
+          await expect(page.getByLabel('Command')).toHaveCount(0)
+          // A run posted all the same (from a screen shown before the agent was removed) is refused with the reason.
+          const refused = await page.request.post('/agent/government', { form: { intent: 'run', command: 'Brief me on drafts', template_id: '1' }, maxRedirects: 0 })
+          expect(refused.status()).toBe(409)
+          expect(await refused.text()).toContain('The government agent is off')
+          await page.goto('/agent')
+          await expect(page.getByRole('button', { name: 'Run agent' })).toBeVisible()
+        } finally {
+          const restored = await page.request.put(`${BACKEND_URL}/admin/agent_setting`, { headers: admin.headers, data: { agents: saved.agents } })
+          expect(restored.status()).toBe(200)
+        }
+        await page.goto('/agent/government')
+        await expect(page.getByRole('button', { name: 'Run agent' })).toBeVisible()
+      }),
+    )
   })
 
   test('keeps each variant on its own screen', async ({ page }) => {
@@ -117,12 +161,15 @@ test('the government agent fills a chosen template from the knowledge base and t
   await page.getByRole('button', { name: 'Add template' }).click()
   await expect(page).toHaveURL(/\/settings\/templates$/)
 
-  await page.goto('/agent/government')
-  await page.getByLabel('Command').fill('How do I add an article and publish it?')
-  await page.getByLabel('Template').selectOption({ label: name })
-  await page.getByRole('button', { name: 'Run agent' }).click()
   const answer = page.getByRole('region', { name: 'Answer' })
-  await expect(answer).toBeVisible({ timeout: 45_000 })
+  // Not while the other project's run has the government agent turned off.
+  await withSettingsLock('government-agent', async () => {
+    await page.goto('/agent/government')
+    await page.getByLabel('Command').fill('How do I add an article and publish it?')
+    await page.getByLabel('Template').selectOption({ label: name })
+    await page.getByRole('button', { name: 'Run agent' }).click()
+    await expect(answer).toBeVisible({ timeout: 45_000 })
+  })
   await expect(answer).toContainText('Adding articles')
   await expect(answer.getByRole('list', { name: 'Sources' }).getByRole('listitem').first()).toBeVisible()
   const download = page.waitForEvent('download')

@@ -1,29 +1,5 @@
-import { mkdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-
-/**
- * Bot and agent settings are one record each, shared by the js and no-js runs; a lock (a directory, created
- * atomically) keeps the two runs from saving over each other. Templates get names of their own per run instead.
- */
-async function withSettingsLock<T>(name: string, run: () => Promise<T>): Promise<T> {
-  const lock = path.join(process.env.E2E_DATA_DIR ?? tmpdir(), `settings-lock-${name}`)
-  for (let attempt = 0; ; attempt++) {
-    try {
-      mkdirSync(lock)
-      break
-    } catch {
-      if (attempt > 600) throw new Error(`settings lock ${name} stayed taken`)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-  }
-  try {
-    return await run()
-  } finally {
-    rmSync(lock, { recursive: true, force: true })
-  }
-}
+import { withSettingsLock } from './support/settings-lock'
 
 /** Picks an option: a native <select> without scripts, the react-aria listbox with them. */
 async function choose(page: Page, label: string, option: string, isJs: boolean) {
@@ -364,6 +340,50 @@ test.describe('Settings', () => {
 
     await page.goto('/settings/templates')
     await page.getByRole('link', { name: `Delete ${name}` }).click()
+    await page.getByRole('button', { name: 'Delete template' }).click()
+    await expect(toast(page, 'Template deleted')).toBeVisible()
+  })
+
+  test('refuses a template without sections beside the sections, on a phone, keeping what was typed', async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    const name = `Sectionless ${testInfo.project.name} ${Date.now()}`
+    const sections = page.getByRole('group', { name: 'Sections' })
+    const refusal = sections.getByRole('alert').filter({ hasText: 'Add at least one section: the government agent writes the document section by section.' })
+
+    // A new template whose only section row is blank is not added.
+    await page.goto('/settings/templates/new')
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByLabel('Description', { exact: true }).fill('Kept when refused.')
+    await page.getByRole('button', { name: 'Add template' }).click()
+    await expect(refusal).toBeVisible()
+    await expect(page).toHaveURL(/\/settings\/templates\/new$/)
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
+    await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Kept when refused.')
+    await page.getByLabel('Section 1 title').fill('Summary')
+    await page.getByRole('button', { name: 'Add template' }).click()
+    await expect(toast(page, 'Template added')).toBeVisible()
+
+    // Every section removed on the edit screen: the save is refused and the template keeps its section.
+    const row = page.getByRole('row').filter({ hasText: name })
+    await row.getByRole('link', { name, exact: true }).click()
+    await expect(page.getByRole('heading', { name: 'Edit template' })).toBeVisible()
+    await page.getByLabel('Description', { exact: true }).fill('Changed, then refused.')
+    for (let rows = await page.getByLabel(/^Section \d+ title$/).count(); rows > 0; rows--) {
+      await page.getByRole('button', { name: 'Remove section 1' }).click()
+      await expect(page.getByLabel(/^Section \d+ title$/)).toHaveCount(rows - 1)
+    }
+    await page.getByRole('button', { name: 'Save template' }).click()
+    await expect(refusal).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Edit template' })).toBeVisible()
+    await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Changed, then refused.')
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
+    // Fits the phone's width: nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+
+    await page.goto('/settings/templates')
+    await expect(row).toContainText('Summary')
+    await expect(row).not.toContainText('Changed, then refused.')
+    await row.getByRole('link', { name: `Delete ${name}` }).click()
     await page.getByRole('button', { name: 'Delete template' }).click()
     await expect(toast(page, 'Template deleted')).toBeVisible()
   })

@@ -32,6 +32,8 @@ export interface AgentConsoleData {
   templates: { id: number; name: string }[]
   /** The agent query shortcuts of Agent settings: commands run with one press. */
   shortcuts: string[]
+  /** No agent in Agent settings is named after this variant, so it runs nothing (ADR 280). */
+  isOff: boolean
 }
 
 /** How often a running agent is checked (SEED.md leaves the interval open; polling itself is unlimited). */
@@ -48,7 +50,7 @@ const WARNING_ID = 'agent-warning'
 
 /** The command form, the running task and the finished answer of one agent variant. */
 export function AgentConsole({ title, description }: { title: string; description: string }) {
-  const { variant, running, run, templates, shortcuts } = useLoaderData<AgentConsoleData>()
+  const { variant, running, run, templates, shortcuts, isOff } = useLoaderData<AgentConsoleData>()
   const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: AgentWarning; command?: string }>()
   const navigation = useNavigation()
   const location = useLocation()
@@ -67,64 +69,72 @@ export function AgentConsole({ title, description }: { title: string; descriptio
             <div>{actionData.warning.message}</div>
           </div>
         ) : null}
-        <Form method="post">
-          <input type="hidden" name="intent" value="run" />
-          <TextField
-            label="Command"
-            name="command"
-            errors={actionData?.errors?.command}
-            invalidBy={warnedField === 'command' ? WARNING_ID : undefined}
-            isMultiline
-            rows={3}
-            maxLength={4000}
-            defaultValue={actionData?.command ?? running?.command}
-          />
-          {variant === 'government' && templates.length ? (
-            // A native select (it posts with scripts off), drawn like the other fields: as wide as the form, in its font.
-            <div className={controls.field}>
-              <label htmlFor="template_id" className={controls.label}>
-                Template
-              </label>
-              <select
-                id="template_id"
-                name="template_id"
-                className={selectStyles.trigger}
-                required
-                aria-invalid={Boolean(templateErrorId) || undefined}
-                aria-describedby={templateErrorId}
-              >
-                {templates.map((template) => (
-                  <option key={template.id} value={template.id}>
-                    {template.name}
-                  </option>
+        {isOff ? (
+          // Without its agent the variant may use no tool, so it offers no run rather than one that finds nothing.
+          <p className={layout.notice} data-severity="warn" id="agent-off">
+            The {variant} agent is off: Agent settings have no agent named “{variant}”, so it has nothing to run with. An
+            administrator adds one in <Link to="/settings/agent">Settings, Agent</Link>.
+          </p>
+        ) : (
+          <Form method="post">
+            <input type="hidden" name="intent" value="run" />
+            <TextField
+              label="Command"
+              name="command"
+              errors={actionData?.errors?.command}
+              invalidBy={warnedField === 'command' ? WARNING_ID : undefined}
+              isMultiline
+              rows={3}
+              maxLength={4000}
+              defaultValue={actionData?.command ?? running?.command}
+            />
+            {variant === 'government' && templates.length ? (
+              // A native select (it posts with scripts off), drawn like the other fields: as wide as the form, in its font.
+              <div className={controls.field}>
+                <label htmlFor="template_id" className={controls.label}>
+                  Template
+                </label>
+                <select
+                  id="template_id"
+                  name="template_id"
+                  className={selectStyles.trigger}
+                  required
+                  aria-invalid={Boolean(templateErrorId) || undefined}
+                  aria-describedby={templateErrorId}
+                >
+                  {templates.map((template) => (
+                    <option key={template.id} value={template.id}>
+                      {template.name}
+                    </option>
+                  ))}
+                </select>
+                {actionData?.errors?.template_id ? (
+                  <p id="template_id-error" role="alert" className={controls.error}>
+                    {actionData.errors.template_id.join(' ')}
+                  </p>
+                ) : null}
+              </div>
+            ) : null}
+            {variant === 'government' && templates.length === 0 ? (
+              // Without a template the agent cannot run: say so here, and again (as an alert) if Run agent is pressed.
+              <p className={layout.notice} data-severity="warn" id="no-template">
+                No templates with sections yet, so the government agent has nothing to fill. An administrator adds one in{' '}
+                <Link to="/settings/templates">Settings, Templates</Link>.
+              </p>
+            ) : null}
+            {shortcuts.length ? (
+              <div className={layout.toolbar} role="group" aria-label="Query shortcuts">
+                <span className={layout.muted}>Try:</span>
+                {shortcuts.map((query) => (
+                  <Button key={query} name="shortcut" value={query} variant="secondary" isDisabled={isBusy || Boolean(running)}>
+                    {query}
+                  </Button>
                 ))}
-              </select>
-              {actionData?.errors?.template_id ? (
-                <p id="template_id-error" role="alert" className={controls.error}>
-                  {actionData.errors.template_id.join(' ')}
-                </p>
-              ) : null}
-            </div>
-          ) : null}
-          {variant === 'government' && templates.length === 0 ? (
-            // Without a template the agent cannot run: say so here, and again (as an alert) if Run agent is pressed.
-            <p className={layout.notice} data-severity="warn" id="no-template">
-              No templates yet, so the government agent has nothing to fill. An administrator adds one in{' '}
-              <Link to="/settings/templates">Settings, Templates</Link>.
-            </p>
-          ) : null}
-          {shortcuts.length ? (
-            <div className={layout.toolbar} role="group" aria-label="Query shortcuts">
-              <span className={layout.muted}>Try:</span>
-              {shortcuts.map((query) => (
-                <Button key={query} name="shortcut" value={query} variant="secondary" isDisabled={isBusy || Boolean(running)}>
-                  {query}
-                </Button>
-              ))}
-            </div>
-          ) : null}
-          <Button isDisabled={isBusy || Boolean(running)}>Run agent</Button>
-        </Form>
+              </div>
+            ) : null}
+            <Button isDisabled={isBusy || Boolean(running)}>Run agent</Button>
+          </Form>
+        )}
       </section>
 
       {running ? (

@@ -33,6 +33,18 @@ describe('the template form', () => {
     expect(submission.reply().error).toEqual({ 'sections[0].title': ['Please enter a section title'] })
   })
 
+  it('refuses a template without sections, saying so beside the sections, whether they were removed or left blank', () => {
+    const message = 'Add at least one section: the government agent writes the document section by section.'
+    expect(submit([['name', 'Briefing']]).reply().error).toEqual({ sections: [message] })
+    expect(
+      submit([
+        ['name', 'Briefing'],
+        ['sections[0].title', ' '],
+        ['sections[0].instructions', ''],
+      ]).reply().error,
+    ).toEqual({ sections: [message] })
+  })
+
   it('refuses two sections of the same title, whatever their case, and a missing name', () => {
     expect(submit([['sections[0].title', 'A']]).reply().error).toEqual({ name: ['Please enter a name'] })
     const twice = submit([

@@ -59,9 +59,9 @@ export function TemplateFormBody({ id, defaultValue, lastResult, submitLabel }: 
         rows={4}
         maxLength={20000}
       />
-      <fieldset className={styles.fieldset}>
+      <fieldset className={styles.fieldset} aria-describedby={fields.sections.errors ? fields.sections.errorId : undefined}>
         <legend className={styles.legend}>Sections</legend>
-        <p>The document's headings, in order. A blank last row is left out.</p>
+        <p>The document's headings, in order: at least one. A blank last row is left out.</p>
         {fields.sections.errors ? (
           <p className={controls.error} role="alert" id={fields.sections.errorId}>
             {fields.sections.errors.join(' ')}

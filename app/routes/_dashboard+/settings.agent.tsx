@@ -2,6 +2,7 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { AgentVariant } from '../../../contracts/agents'
 import { USE_DEFAULT_MODEL } from '../../../contracts/settings'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import {
@@ -86,10 +87,21 @@ export default function AgentSettingsRoute() {
     ...settings.llm_models.filter((model) => model !== USE_DEFAULT_MODEL).map((model) => ({ value: model, label: model })),
   ]
   const isBusy = navigation.state === 'submitting'
+  // As saved: a variant runs only as the agent named after it (ADR 280).
+  const offVariants = AgentVariant.options.filter((variant) => !settings.agents.some((agent) => agent.name?.trim().toLowerCase() === variant))
   return (
     <>
       <h2>Agent settings</h2>
-      <p>The model, limits, shortcuts, tools and agents of the Agent screen.</p>
+      <p>
+        The model, limits, shortcuts, tools and agents of the Agent screen. The agent named “general” runs the general
+        agent and the one named “government” the government agent, each with only the tools its _tools fields list.
+      </p>
+      {offVariants.map((variant) => (
+        <p key={variant} role="note" className={layout.notice} data-severity="warn">
+          No agent is named “{variant}”, so the {variant} agent is off: its screen says so and runs nothing. Add an agent
+          named “{variant}” to turn it on.
+        </p>
+      ))}
       {settings.model_configured ? null : (
         <p role="note" className={layout.notice} data-severity="warn">
           No language model is configured, so agents plan and answer without one and no model can be chosen; tool

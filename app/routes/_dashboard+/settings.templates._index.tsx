@@ -98,7 +98,12 @@ export default function TemplatesRoute() {
                   <span className={table.clamp}>{template.description || '—'}</span>
                 </td>
                 <td>
-                  <span className={table.clamp}>{template.sections.map((section) => section.title).join(' · ') || '—'}</span>
+                  {template.sections.length ? (
+                    <span className={table.clamp}>{template.sections.map((section) => section.title).join(' · ')}</span>
+                  ) : (
+                    // Saved before a section was required: the government agent does not offer it until it has one.
+                    <span className={table.clamp}>None: add one, or the government agent does not offer it</span>
+                  )}
                 </td>
                 <td>
                   <LocalTime iso={template.updated_at} />

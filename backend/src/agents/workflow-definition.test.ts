@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { defaultAgentSettings } from '../modules/settings/settings.defaults'
 import { WORKFLOW_HANDLERS } from './workflow-steps'
-import { AGENT_STATE_FIELDS, WORKFLOW_STEPS, WORKFLOW_TRANSITIONS, allowedToolsOf, buildWorkflowGraph, type WorkflowVariant } from './workflow-definition'
+import { AGENT_STATE_FIELDS, WORKFLOW_STEPS, WORKFLOW_TRANSITIONS, allowedToolsOf, buildWorkflowGraph, runnableVariantsOf, type WorkflowVariant } from './workflow-definition'
 
 const VARIANTS: WorkflowVariant[] = ['general', 'government']
 
@@ -27,9 +27,19 @@ describe('the workflow definition', () => {
     expect(stepEdges).toHaveLength(WORKFLOW_TRANSITIONS[variant].filter((transition) => transition.to !== 'end').length)
   })
 
-  it('lets a variant use its agent’s tools, or every configured tool when no agent is named after it', () => {
+  it('lets a variant use its agent’s tools, and none when no agent is named after it', () => {
     expect(allowedToolsOf('government', defaultAgentSettings)).toEqual(['knowledge_search', 'article_lookup', 'date_time'])
-    expect(allowedToolsOf('general', { ...defaultAgentSettings, agents: [] })).toEqual(['knowledge_search', 'article_lookup', 'date_time', 'arithmetic'])
+    expect(allowedToolsOf('general', { ...defaultAgentSettings, agents: [] })).toEqual([])
+    const onlyGeneral = { ...defaultAgentSettings, agents: defaultAgentSettings.agents.filter((agent) => agent.name === 'general') }
+    expect(allowedToolsOf('government', onlyGeneral)).toEqual([])
+    expect(runnableVariantsOf(onlyGeneral)).toEqual(['general'])
+    expect(runnableVariantsOf(defaultAgentSettings)).toEqual(['general', 'government'])
+  })
+
+  it('draws no tool in use for a variant whose agent was removed', () => {
+    const graph = buildWorkflowGraph('government', { ...defaultAgentSettings, agents: defaultAgentSettings.agents.filter((agent) => agent.name === 'general') })
+    expect(graph.edges.filter((edge) => edge.from === 'step:retrieve' && edge.to !== 'step:grade')).toEqual([])
+    expect(graph.edges.filter((edge) => edge.to.startsWith('tool:')).every((edge) => edge.from === 'agent:general')).toBe(true)
   })
 
   it('lists the state fields the runtime state has', () => {

@@ -92,14 +92,20 @@ export const agentOf = (variant: WorkflowVariant, settings: AgentSettings): Reco
   settings.agents.find((agent) => agent.name?.trim().toLowerCase() === variant)
 
 /**
- * The configured tools a variant may call: its agent's tools, or every configured tool when no agent is named
- * after the variant.
+ * The variants that run: each has an agent named after it. Removing a variant's agent turns that variant off
+ * (ADR 280): new runs are refused and its screen says so.
+ */
+export const runnableVariantsOf = (settings: AgentSettings): WorkflowVariant[] =>
+  (Object.keys(WORKFLOW_STEPS) as WorkflowVariant[]).filter((variant) => agentOf(variant, settings) !== undefined)
+
+/**
+ * The configured tools a variant may call: the ones its agent lists, and none when no agent is named after the
+ * variant (a run queued before its agent was removed gets nothing, not everything).
  */
 export function allowedToolsOf(variant: WorkflowVariant, settings: AgentSettings): string[] {
-  const configured = settings.tools.map((tool) => tool.name)
   const agent = agentOf(variant, settings)
-  if (!agent) return configured
-  const configuredNames = new Set(configured)
+  if (!agent) return []
+  const configuredNames = new Set(settings.tools.map((tool) => tool.name))
   return toolNamesOf(agent).filter((name) => configuredNames.has(name))
 }
 
@@ -133,7 +139,6 @@ export function buildWorkflowGraph(variant: WorkflowVariant, settings: AgentSett
     if (agent === runningAgent) edges.push({ from: `step:${TOOL_STEP}`, to: agentId, label: 'delegates', dashes: true })
     for (const name of toolNamesOf(agent).filter((name) => toolNames.has(name))) edges.push({ from: agentId, to: `tool:${name}`, label: 'uses' })
   }
-  // Without an agent named after the variant, the tool step calls every configured tool itself.
-  if (!runningAgent) for (const name of toolNames) edges.push({ from: `step:${TOOL_STEP}`, to: `tool:${name}`, label: 'uses' })
+  // Without an agent named after the variant, the variant is off and its tool step uses no tool.
   return { nodes, edges }
 }

@@ -129,6 +129,23 @@ describe('reading files into documents', () => {
     await expect(extractDocuments(text('alpha,beta\n1,2\n'), 'csv', 'x.csv', LIMITS)).rejects.toThrow(/needs a content column.*its columns: alpha, beta/)
   })
 
+  it('says a CSV with only its header row has no rows, not that it lacks a content column', async () => {
+    for (const csv of ['question,answer\n', 'question,answer', '\uFEFFquestion;answer\r\n\r\n']) {
+      await expect(extractDocuments(text(csv), 'csv', 'x.csv', LIMITS)).rejects.toThrow('The CSV has no rows, only its header row (question, answer)')
+    }
+    await expect(extractDocuments(text(''), 'csv', 'x.csv', LIMITS)).rejects.toThrow('The CSV has no rows')
+  })
+
+  it('lists every column of the CSV, the content column too, when a named column is missing', async () => {
+    const csv = 'question,answer,category\nWhen to sow peas?,In March.,Sowing\n'
+    await expect(extractDocuments(text(csv), 'csv', 'x.csv', LIMITS, { titleColumn: 'nonexistent' })).rejects.toThrow(
+      'The CSV has no "nonexistent" column (its columns: question, answer, category)',
+    )
+    await expect(extractDocuments(text(csv), 'csv', 'x.csv', LIMITS, { contentColumn: 'body' })).rejects.toThrow('The CSV has no "body" column (its columns: question, answer, category)')
+    // One column cannot be both: the title column named is the content column.
+    await expect(extractDocuments(text(csv), 'csv', 'x.csv', LIMITS, { titleColumn: 'Answer' })).rejects.toThrow('"answer" is the content column; choose another column for the titles')
+  })
+
   it('refuses a CSV with more rows than the limit', async () => {
     const csv = 'title,content\n' + Array.from({ length: 5 }, (_, index) => `t${index},c${index}`).join('\n')
     await expect(extractDocuments(text(csv), 'csv', 'x.csv', { ...LIMITS, maxCsvRows: 4 })).rejects.toThrow(/more than 4 rows/)

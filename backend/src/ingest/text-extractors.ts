@@ -47,9 +47,11 @@ const CONTENT_HEADERS = ['content', 'body', 'text', 'answer', 'description', 'ar
  */
 export function extractCsvRows(text: string, fileName: string, limits: ExtractionLimits, columns: CsvColumns = {}): ExtractedDocument[] {
   let records: Record<string, string>[]
+  // The header row as read, kept apart from the records: a file with a header row only has columns but no records.
+  let headers: string[] = []
   try {
     records = parse(text, {
-      columns: (header: string[]) => header.map((name) => name.trim()),
+      columns: (header: string[]) => (headers = header.map((name) => name.trim())),
       delimiter: [',', ';', '\t'],
       bom: true,
       skip_empty_lines: true,
@@ -61,9 +63,12 @@ export function extractCsvRows(text: string, fileName: string, limits: Extractio
     throw new ExtractionError(`Not a readable CSV: ${(error as Error).message}`)
   }
   if (records.length > limits.maxCsvRows) throw new ExtractionError(`The CSV has more than ${limits.maxCsvRows} rows`)
-  const headers = records.length ? Object.keys(records[0]) : []
+  if (records.length === 0) throw new ExtractionError(headers.length ? `The CSV has no rows, only its header row (${headers.join(', ')})` : 'The CSV has no rows')
   const contentColumn = pickColumn(headers, columns.contentColumn, CONTENT_HEADERS, 'content')
-  const titleColumn = pickColumn(headers.filter((header) => header !== contentColumn), columns.titleColumn, TITLE_HEADERS, 'title')
+  if (columns.titleColumn && columns.titleColumn.trim().toLowerCase() === contentColumn.toLowerCase()) {
+    throw new ExtractionError(`"${contentColumn}" is the content column; choose another column for the titles`)
+  }
+  const titleColumn = pickColumn(headers, columns.titleColumn, TITLE_HEADERS, 'title', contentColumn)
   const base = titleFromFileName(fileName)
   const documents: ExtractedDocument[] = []
   records.forEach((record, index) => {
@@ -75,9 +80,13 @@ export function extractCsvRows(text: string, fileName: string, limits: Extractio
   return documents
 }
 
-function pickColumn(headers: string[], requested: string | undefined, candidates: string[], role: string): string {
-  const lower = headers.map((header) => header.toLowerCase())
-  if (requested) {
+/**
+ * The column of a role: the one named, else the first header among the candidates, never the column `taken` by
+ * another role. Its refusals list every column of the file, the taken one too.
+ */
+function pickColumn(headers: string[], requested: string | undefined, candidates: string[], role: string, taken?: string): string {
+  const lower = headers.map((header) => (header === taken ? '' : header.toLowerCase()))
+  if (requested?.trim()) {
     const index = lower.indexOf(requested.trim().toLowerCase())
     if (index < 0) throw new ExtractionError(`The CSV has no "${requested}" column (its columns: ${headers.join(', ') || 'none'})`)
     return headers[index]

@@ -6,7 +6,7 @@ import { KeywordRetriever, type Retriever } from '../../answering/retriever'
 import { createReasoning } from '../../agents/reasoning'
 import { createBuiltInTools } from '../../agents/tools/built-in-tools'
 import { ToolRegistry } from '../../agents/tools/agent-tool'
-import { allowedToolsOf, firstStepOf } from '../../agents/workflow-definition'
+import { agentOf, allowedToolsOf, firstStepOf } from '../../agents/workflow-definition'
 import { effectiveMaxIteration, runWorkflow, traceEntry, type StepContext } from '../../agents/workflow-runtime'
 import { WORKFLOW_HANDLERS } from '../../agents/workflow-steps'
 import type { Database } from '../../db/database'
@@ -91,6 +91,10 @@ export class AgentsService {
   /** Logs the command and queues its run; the answer comes from POST /ask_qa_answer with the task_id. */
   async start(user: CurrentUser, body: AskBody): Promise<AskAnswer> {
     const variant = body.variant ?? 'general'
+    // A variant runs only as the agent named after it; without that agent it is off (ADR 280).
+    if (!agentOf(variant, await this.settings.agentSettings())) {
+      throw new ConflictError(`The ${variant} agent is off: Agent settings have no agent named “${variant}”. An administrator adds one in Settings, Agent.`, 'variant')
+    }
     const template = variant === 'government' ? await this.templateFor(body.template_id) : null
     const logId = await this.db.transaction(async (tx) => {
       const id = await logs.insertPending(tx, { command: body.command, timezone: body.timezone, mode: 'agent', userId: user.id, organizationId: user.organizationId })

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, WORKFLOW_TRANSITIONS, isTransitionAllowed, type WorkflowStepId } from '../../agents/workflow-definition'
 import { STARTER_TEMPLATE } from '../../demo/starter-template'
+import { defaultAgentSettings } from '../settings/settings.defaults'
 import { forEachStorage, isPostgresAvailable, publishArticles, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
 import {
   GARDEN_GUIDE,
@@ -168,6 +169,23 @@ forEachStorage('agents', ({ server }) => {
       expect(answer.log_agent_ask_qa.filter((entry: TraceEntry) => entry.tool).map((entry: TraceEntry) => entry.tool)).not.toContain('arithmetic')
       expect(answer.answer).not.toContain('2 + 2 = 4')
     })
+
+    it('refuses to run a variant whose agent was removed, and who_am_i names only the variants that run', async () => {
+      const general = defaultAgentSettings.agents.find((agent) => agent.name === 'general')
+      await setAgentSettings(server(), { agents: [general] })
+      const user = await server().createUser('user')
+      const whoAmI = await server().call('/who_am_i?target=agent', { as: user })
+      expect(whoAmI.body.agent_variants).toEqual(['general'])
+      const template = await createTemplate([{ title: 'Watering' }])
+      const refused = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', variant: 'government', template_id: template.id, command: 'Watering tomatoes' }, as: user })
+      expect(refused.status).toBe(409)
+      expect(refused.body.details).toEqual([{ field: 'variant', message: expect.stringContaining('no agent named “government”') }])
+      // Nothing was queued or logged for it.
+      expect(await server().backend.db.query(`SELECT id FROM query_logs WHERE command = 'Watering tomatoes'`)).toEqual([])
+      expect((await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', command: 'How to water tomatoes?' }, as: user })).status).toBe(200)
+      await resetAgentSettings(server())
+      expect((await server().call('/who_am_i?target=agent', { as: user })).body.agent_variants).toEqual(['general', 'government'])
+    })
   })
 
   describe('the government agent', () => {
@@ -309,7 +327,8 @@ forEachStorage('agents', ({ server }) => {
       const missing = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', variant: 'government', command: 'A briefing' } })
       expect(missing.status).toBe(400)
       expect(missing.body.details).toEqual([{ field: 'template_id', message: 'template_id is required for the government agent' }])
-      const empty = await createTemplate([])
+      // Templates can no longer be saved without sections; one may be left from before.
+      const [empty] = await server().backend.db.query<{ id: number }>(`INSERT INTO templates (name) VALUES ('Left without sections') RETURNING id`)
       const response = await server().call('/ask_qa', { method: 'POST', body: { mode: 'agent', variant: 'government', template_id: empty.id, command: 'A briefing' } })
       expect(response.status).toBe(400)
       expect(response.body.details[0]).toMatchObject({ field: 'template_id', message: expect.stringMatching(/no sections/) })

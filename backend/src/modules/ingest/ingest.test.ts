@@ -93,6 +93,16 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         ])
       })
 
+      it('says a CSV has no rows when it has only its header row, and lists all its columns when a named one is missing', async () => {
+        const headerOnly = await uploadFiles(server, [{ name: 'faq.csv', bytes: 'question,answer\n', type: 'text/csv' }])
+        expect(headerOnly.body.files).toMatchObject([{ file_name: 'faq.csv', status: 'failed', error: expect.stringContaining('The CSV has no rows, only its header row (question, answer)') }])
+        const csv = 'question,answer,category\nWhen to sow peas?,In March.,Sowing\n'
+        const wrongTitle = await uploadFiles(server, [{ name: 'faq.csv', bytes: csv, type: 'text/csv' }], { csv_title_column: 'nonexistent' })
+        expect(wrongTitle.body.files).toMatchObject([
+          { file_name: 'faq.csv', status: 'failed', error: expect.stringContaining('The CSV has no "nonexistent" column (its columns: question, answer, category)') },
+        ])
+      })
+
       it('keeps the original, downloadable by its s3_key with its content type', async () => {
         const pdfBytes = await makeSamplePdf()
         const { body } = await uploadFiles(server, [

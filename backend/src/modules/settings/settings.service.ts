@@ -1,5 +1,5 @@
 import { AgentSettings, BotSettings, USE_DEFAULT_MODEL, type BotInfo, type BotSettingsUpdate, type WhoAmI } from '../../../../contracts/settings'
-import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, buildWorkflowGraph, type WorkflowVariant } from '../../agents/workflow-definition'
+import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, buildWorkflowGraph, runnableVariantsOf, type WorkflowVariant } from '../../agents/workflow-definition'
 import type { Database } from '../../db/database'
 import { InvalidInputError } from '../../errors'
 import { promptSettingProblems } from '../../answering/prompt'
@@ -152,6 +152,7 @@ export class SettingsService {
     return {
       bot_who_am_i: settings.bot_who_am_i,
       query_shortcuts: ([1, 2, 3] as const).map((n) => ({ enabled: agent[`query_shortcut_${n}_enabled`], query: agent[`query_shortcut_${n}_query`], product_guide: false })),
+      agent_variants: runnableVariantsOf(agent),
     }
   }
 

@@ -1,6 +1,6 @@
-import type { Template, TemplateAnswer, TemplateChanged, TemplateInput, TemplatesPage, TemplateUpdate } from '../../../../contracts/templates'
+import { NO_SECTIONS_MESSAGE, type Template, type TemplateAnswer, type TemplateChanged, type TemplateInput, type TemplatesPage, type TemplateUpdate } from '../../../../contracts/templates'
 import type { Database } from '../../db/database'
-import { ConflictError, NotFoundError } from '../../errors'
+import { ConflictError, InvalidInputError, NotFoundError } from '../../errors'
 import { templatesRepository as repository, type TemplateRecord } from './templates.repository'
 
 const toTemplate = (template: TemplateRecord): Template => ({
@@ -36,8 +36,15 @@ export class TemplatesService {
     return { success: true, message: 'Template added', id: created.id }
   }
 
-  /** Changes the fields given and keeps the others. */
+  /**
+   * Changes the fields given and keeps the others. A template saved without sections before they were required is
+   * changed only together with its sections, so no save leaves it unusable by the government agent.
+   */
   async updateTemplate({ id, ...changes }: TemplateUpdate): Promise<TemplateChanged> {
+    if (!changes.sections) {
+      const template = await repository.findTemplate(this.db, id)
+      if (template && template.sections.length === 0) throw new InvalidInputError('sections', NO_SECTIONS_MESSAGE)
+    }
     const result = await repository.updateTemplate(this.db, id, changes)
     if ('isNameTaken' in result) throw nameTaken(changes.name ?? '')
     if (!result.isUpdated) throw new NotFoundError(`No template with id ${id}`)

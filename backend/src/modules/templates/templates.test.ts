@@ -24,7 +24,7 @@ const WRONG_VALUES: Record<string, fc.Arbitrary<unknown>> = {
     fc.string(),
     fc.integer(),
     fc.constant(null),
-    fc.constantFrom([{}], [{ title: 5 }], [{ title: 'a\u0000' }], [{ title: 'Same' }, { title: 'same' }], [null]),
+    fc.constantFrom([], [{}], [{ title: 5 }], [{ title: 'a\u0000' }], [{ title: 'Same' }, { title: 'same' }], [null]),
   ),
 }
 
@@ -92,6 +92,16 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         const response = await server.call('/admin/create_template', { method: 'POST', body: { name: 'Untitled section', sections: [{ title: 'One' }, { instructions: 'x' }] } })
         expect(response.status).toBe(400)
         expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual(['sections.1.title'])
+      })
+
+      it('refuses a template without sections, naming the field, and stores nothing', async () => {
+        for (const body of [{ name: 'Empty', sections: [] }, { name: 'Empty' }]) {
+          const response = await server.call('/admin/create_template', { method: 'POST', body })
+          expect(response.status).toBe(400)
+          expect(response.body.details).toEqual([{ field: 'sections', message: 'a template has at least one section' }])
+        }
+        const list = await server.call('/admin/get_templates')
+        expect(list.body.rows.map((row: { name: string }) => row.name)).not.toContain('Empty')
       })
 
       it('refuses two sections with the same title', async () => {
@@ -192,6 +202,24 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect((await server.call(`/admin/get_templates/${id}`)).body).toMatchObject({ name: 'Own name', description: BRIEFING.description })
       })
 
+      it('refuses to remove every section, naming the field, and keeps them', async () => {
+        const id = await createTemplate()
+        const response = await server.call('/admin/update_template', { method: 'PUT', body: { id, name: 'Renamed', sections: [] } })
+        expect(response.status).toBe(400)
+        expect(response.body.details).toEqual([{ field: 'sections', message: 'a template has at least one section' }])
+        expect((await server.call(`/admin/get_templates/${id}`)).body).toMatchObject({ name: `Template ${templateCount}`, sections: BRIEFING.sections })
+      })
+
+      it('refuses to change a template left without sections from before until it is given one', async () => {
+        const [{ id }] = await server.backend.db.query<{ id: number }>(`INSERT INTO templates (name, sections) VALUES ('Left empty', '[]'::jsonb) RETURNING id`)
+        const renamed = await server.call('/admin/update_template', { method: 'PUT', body: { id, description: 'Still empty' } })
+        expect(renamed.status).toBe(400)
+        expect(renamed.body.details).toEqual([{ field: 'sections', message: 'a template has at least one section' }])
+        const mended = await server.call('/admin/update_template', { method: 'PUT', body: { id, sections: [{ title: 'Summary' }] } })
+        expect(mended.status).toBe(200)
+        expect((await server.call(`/admin/get_templates/${id}`)).body).toMatchObject({ description: '', sections: [{ title: 'Summary', instructions: '' }] })
+      })
+
       it('answers 404 for a template that does not exist', async () => {
         const response = await server.call('/admin/update_template', { method: 'PUT', body: { id: 999999, name: 'Ghost' } })
         expect(response.status).toBe(404)
@@ -240,8 +268,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
             fc.constantFrom(...Object.keys(WRONG_VALUES)).chain((field) => fc.tuple(fc.constant(field), fc.option(WRONG_VALUES[field], { nil: undefined }))),
             async (call, [field, value]) => {
               const body: Record<string, unknown> = call === 'create' ? { ...BRIEFING, name: 'Never stored' } : { id, name: 'Never stored' }
-              // undefined leaves the field out: only the name of a new template and the id of an update are required.
-              if (value === undefined && !((call === 'create' && field === 'name') || (call === 'update' && field === 'id'))) return
+              // undefined leaves the field out: only the name and sections of a new template and the id of an update are required.
+              if (value === undefined && !((call === 'create' && (field === 'name' || field === 'sections')) || (call === 'update' && field === 'id'))) return
               if (call === 'create' && field === 'id') return
               body[field] = value
               const response =
@@ -276,7 +304,7 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
               'GET /admin/get_templates': () => server.call('/admin/get_templates', { as: callers[role] }),
               'GET /admin/get_templates/{id}': () => server.call(`/admin/get_templates/${id}`, { as: callers[role] }),
               'POST /admin/create_template': () =>
-                server.call('/admin/create_template', { method: 'POST', body: { name: `By ${role} ${++templateCount}` }, as: callers[role] }),
+                server.call('/admin/create_template', { method: 'POST', body: { name: `By ${role} ${++templateCount}`, sections: BRIEFING.sections }, as: callers[role] }),
               'PUT /admin/update_template': () => server.call('/admin/update_template', { method: 'PUT', body: { id, description: `by ${role}` }, as: callers[role] }),
               'DELETE /admin/delete_template': () => server.call(`/admin/delete_template?id=${id}`, { method: 'DELETE', as: callers[role] }),
             }
