@@ -99,6 +99,86 @@ test.describe('Drafts table', () => {
     await expect(page.getByRole('link', { name: 'Import', exact: true })).toHaveAttribute('href', '/articles/import')
   })
 
+  test('an address past the last page shows the last page, with a pager that says so', async ({ page }, testInfo) => {
+    const word = wordFor(testInfo, 'gooseberry')
+    const ids: number[] = []
+    for (const n of [1, 2, 3]) ids.push(await addDraft(page, `Pruning ${word} bush ${n}`, `Prune ${word} bushes in winter, step ${n}.`))
+    const table = page.getByRole('table', { name: 'Drafts' })
+    const pages = page.getByRole('navigation', { name: 'Drafts pages' })
+
+    // A bookmark, or a page-2 link kept while drafts were published: the last page, at its own address.
+    await page.goto(`/articles/drafts?title=${word}&title_mode=contains&rows=2&first=99999`)
+    await expect(page).toHaveURL(/[?&]first=2(&|$)/)
+    await expect(pages).toContainText('3–3 of 3 (page 2 of 2)')
+    await expect(table.getByRole('link', { name: `Pruning ${word} bush 1`, exact: true })).toBeVisible()
+    await expect(pages.getByRole('link', { name: 'Previous' })).toBeVisible()
+    await expect(pages.getByRole('link', { name: 'Next' })).toHaveCount(0)
+
+    // Past the end of a table of one page: the first page, whose address has no `first`.
+    await page.goto(`/articles/drafts?title=${word}&title_mode=contains&first=30`)
+    await expect(page).not.toHaveURL(/first=/)
+    await expect(pages).toContainText('1–3 of 3 (page 1 of 1)')
+    await expect(table).not.toContainText('No drafts')
+
+    for (const id of ids) await deleteDraft(page, id)
+  })
+
+  test("shows a publish's progress on the address it led to, not on every later visit", async ({ page }, testInfo) => {
+    const title = `Staking ${wordFor(testInfo, 'runnerbean')} beans`
+    const id = await addDraft(page, title, 'Stake runner beans before they climb.')
+    await page.goto(`/articles/drafts?id=${id}&id_mode=equals`)
+    await page.getByRole('table', { name: 'Drafts' }).getByRole('button', { name: 'Publish' }).click()
+    await expect(page).toHaveURL(/[?&]task=[^&]+/)
+    const taskAddress = page.url()
+    const publishing = page.getByRole('heading', { name: 'Publishing' })
+    await expect(page.getByRole('status').filter({ hasText: /Published \d+ of \d+ drafts/ })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('list', { name: 'Published articles' }).getByRole('link', { name: title, exact: true })).toBeVisible()
+
+    // A later visit shows the drafts only (the other project may be publishing at this moment: that one is shown
+    // while it runs, so look again until it has ended).
+    await expect(async () => {
+      await page.goto('/articles/drafts')
+      await expect(publishing).toHaveCount(0, { timeout: 1000 })
+    }).toPass({ timeout: 20_000 })
+    await expect(page.getByRole('list', { name: 'Published articles' })).toHaveCount(0)
+
+    // The publish's own address still shows how it went.
+    await page.goto(taskAddress)
+    await expect(publishing).toBeVisible()
+    await expect(page.getByRole('list', { name: 'Published articles' }).getByRole('link', { name: title, exact: true })).toBeVisible()
+  })
+
+  test('keeps the titles readable beside a long source, at 1280, 1366 and 390 px', async ({ page }, testInfo) => {
+    // An uploaded file's name is its draft's source: 240 characters without a space.
+    const word = wordFor(testInfo, 'cardoon')
+    const fileName = `${word}-${'x'.repeat(240 - word.length - 4)}.md`
+    const title = `Big page ${word}`
+    await page.goto('/articles/import')
+    await page.getByLabel('Files', { exact: true }).setInputFiles({ name: fileName, mimeType: 'text/markdown', buffer: Buffer.from(`# ${title}\n\nBlanch ${word} stems for three weeks.\n`) })
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Imported 1 of 1 files into 1 draft' }).first()).toBeVisible()
+
+    await page.goto(`/articles/drafts?title=${encodeURIComponent(title)}&title_mode=equals`)
+    const table = page.getByRole('table', { name: 'Drafts' })
+    const region = page.getByRole('form', { name: 'Publish drafts' }).getByRole('region', { name: 'Drafts' })
+    const link = table.getByRole('link', { name: title, exact: true })
+    const cells = table.getByRole('row').filter({ has: page.getByRole('link', { name: title, exact: true }) }).getByRole('cell')
+    for (const width of [1280, 1366, 390]) {
+      await page.setViewportSize({ width, height: 900 })
+      // The title on one line: an inline link has one box per line it takes.
+      expect(await link.evaluate((element) => element.getClientRects().length), `title lines at ${width} px`).toBe(1)
+      if (width >= 1280) {
+        // The source wraps: the table fits its box, and no column is hidden under the row's pinned actions.
+        const [box, saved, actions] = [await region.boundingBox(), await cells.nth(4).boundingBox(), await cells.nth(5).boundingBox()]
+        expect(actions!.x + actions!.width, `the table's right edge at ${width} px`).toBeLessThanOrEqual(box!.x + box!.width + 1)
+        expect(saved!.x + saved!.width, `the Saved column's right edge at ${width} px`).toBeLessThanOrEqual(actions!.x + 1)
+      }
+    }
+    const id = Number((await link.getAttribute('href'))!.split('/').pop())
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await deleteDraft(page, id)
+  })
+
   test('folds the filters away on a phone, without sideways page scroll', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto('/articles/drafts')

@@ -28,6 +28,32 @@ test.describe('Import', () => {
     await expect(page.getByRole('table', { name: 'Drafts' })).toContainText(title)
   })
 
+  test('a long file name wraps, and the upload result stays in view at 1280, 1366 and 390 px', async ({ page }, testInfo) => {
+    const word = testInfo.project.name === 'js' ? 'telephone' : 'alderman'
+    // 240 characters without a space, as a generated export is named.
+    const fileName = `${word}-${'n'.repeat(240 - word.length - 4)}.md`
+    await page.goto('/articles/import')
+    await page.getByLabel('Files', { exact: true }).setInputFiles({ name: fileName, mimeType: 'text/markdown', buffer: Buffer.from(`# Sowing ${word} peas\n\nSow them thinly.\n`) })
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Imported 1 of 1 files into 1 draft' }).first()).toBeVisible()
+
+    const region = page.getByRole('region', { name: 'Files' })
+    const cells = page.getByRole('table', { name: 'Files' }).getByRole('row').filter({ hasText: 'Download' }).getByRole('cell')
+    await expect(cells.nth(0)).toHaveText(fileName)
+    for (const width of [1280, 1366, 390]) {
+      await page.setViewportSize({ width, height: 900 })
+      await expect(cells.nth(1)).toHaveText('Imported')
+      // The result and the drafts are in the table's box, not under the pinned download link.
+      const [box, original] = [await region.boundingBox(), await cells.nth(3).boundingBox()]
+      for (const column of [1, 2]) {
+        const cell = await cells.nth(column).boundingBox()
+        expect(cell!.x, `column ${column} at ${width} px`).toBeGreaterThanOrEqual(box!.x - 1)
+        expect(cell!.x + cell!.width, `column ${column} at ${width} px`).toBeLessThanOrEqual(original!.x + 1)
+      }
+      expect(original!.x + original!.width, `the table's right edge at ${width} px`).toBeLessThanOrEqual(box!.x + box!.width + 1)
+    }
+  })
+
   test('refuses a file whose content is of an unsupported type, naming it beside the field', async ({ page }) => {
     await page.goto('/articles/import')
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])

@@ -89,6 +89,19 @@ test.describe('Users', () => {
     await expect(page.getByRole('status').filter({ hasText: 'matching' })).toHaveText(`1 matching user for “${prefix}.u07”`)
   })
 
+  test('shows the last page for an address past the end, as a stale page link has', async ({ page }, testInfo) => {
+    const prefix = uniquePrefix('past', testInfo.project.name)
+    for (let index = 0; index < 3; index++) await register(page.request, `${prefix}.u${index}`)
+    const pages = page.getByRole('navigation', { name: 'Users pages' })
+    const table = page.getByRole('table', { name: 'Users' })
+
+    await page.goto(`/users?filter=${encodeURIComponent(prefix)}&rows=2&first=99999`)
+    await expect(page).toHaveURL(/[?&]first=2(&|$)/)
+    await expect(pages).toContainText('3–3 of 3 (page 2 of 2)')
+    await expect(table).toContainText(`${prefix}.u2`)
+    await expect(pages.getByRole('link', { name: 'Next' })).toHaveCount(0)
+  })
+
   test('filters by column with a match mode, ignoring case and accents, and sorts by a column', async ({ page }, testInfo) => {
     const prefix = uniquePrefix('column', testInfo.project.name)
     for (const suffix of ['alpha', 'beta', 'gamma']) await register(page.request, `${prefix}.${suffix}`)

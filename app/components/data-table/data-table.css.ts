@@ -76,6 +76,24 @@ globalStyle(
 // A disclosure in a row ("Revoke…", "Delete…") keeps its marker and words on one line in a narrow column.
 globalStyle(`${tableWrap} td > details > summary`, { '@media': { [NARROW]: { whiteSpace: 'nowrap' } } })
 
+/**
+ * A cell of a long value without spaces (a source address, a file name): it breaks anywhere rather than widening its
+ * column, which would squeeze the others or push them out of the box, under the row's pinned actions.
+ */
+export const longValue = style({ overflowWrap: 'anywhere', minWidth: '10rem', '@media': { [NARROW]: { minWidth: '5rem' } } })
+
+/**
+ * A table of short columns but one long value that wraps (the import's files: name, result, draft numbers, a link):
+ * on a phone it fits the window as it is, so the result is seen beside the name instead of scrolled away under the
+ * row's pinned link.
+ */
+export const fitsPhone = style({})
+globalStyle(`${SCROLLING_TABLE}${fitsPhone}`, { '@media': { [NARROW]: { minWidth: 0 } } })
+globalStyle(`${SCROLLING_TABLE}${fitsPhone} :is(th, td)`, { '@media': { [NARROW]: { paddingInline: '0.5rem' } } })
+
+/** A title cell: room for a few words on a line beside long values, and a word longer than that breaks. */
+export const titleCell = style({ overflowWrap: 'anywhere', minWidth: '12rem' })
+
 /** A long text in a table cell shows its first three lines; its own page has the rest. */
 export const clamp = style({ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' })
 

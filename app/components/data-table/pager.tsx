@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react'
 import * as styles from './data-table.css'
+import { lastPageFirst } from './table-url'
 
 interface PagerProps {
   /** Accessible name, e.g. 'Articles pages'. */
@@ -12,7 +13,7 @@ interface PagerProps {
 
 /** First / previous / next / last links over `first` and `rows` in the URL, with the range shown. */
 export function Pager({ label, first, rows, total, hrefFor }: PagerProps) {
-  const lastFirst = total === 0 ? 0 : Math.floor((total - 1) / rows) * rows
+  const lastFirst = lastPageFirst(total, rows)
   const page = Math.floor(first / rows) + 1
   const pages = Math.max(1, Math.ceil(total / rows))
   const hasPrevious = first > 0

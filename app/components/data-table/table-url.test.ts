@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { askedSortHref, displayFilterDate, parseFilterDate, sortValueOf, toBackendFilters } from './table-url'
+import { askedSortHref, displayFilterDate, lastPageFirst, parseFilterDate, pastTheEndHref, sortValueOf, toBackendFilters } from './table-url'
 
 describe('date filters (SEED.md §2: mm/dd/yy, the four-digit year of the PrimeReact pattern)', () => {
   it('reads mm/dd/yyyy, mm/dd/yy and the ISO day of older links', () => {
@@ -52,5 +52,28 @@ describe('a pressed sort header (sort=<field>:<order>, sent with the filter form
 
   it('leaves an address without one alone', () => {
     expect(askedSortHref(new URL('http://app.test/articles?sortField=title&sortOrder=1'))).toBeNull()
+  })
+})
+
+describe('an address past the last page (a bookmark, a page link kept while rows were deleted)', () => {
+  const url = new URL('http://localhost/articles/drafts?title=pea&first=99999&rows=30')
+
+  it('leads to the last page, keeping the filters and page size', () => {
+    expect(pastTheEndHref(url, { first: 99999, rows: 30, total: 39 })).toBe('/articles/drafts?title=pea&first=30&rows=30')
+    expect(pastTheEndHref(url, { first: 60, rows: 30, total: 60 })).toBe('/articles/drafts?title=pea&first=30&rows=30')
+  })
+
+  it('leads to the first page without `first` when the table has one page or none', () => {
+    expect(pastTheEndHref(url, { first: 99999, rows: 30, total: 26 })).toBe('/articles/drafts?title=pea&rows=30')
+    expect(pastTheEndHref(url, { first: 30, rows: 30, total: 0 })).toBe('/articles/drafts?title=pea&rows=30')
+  })
+
+  it('leaves a page that has rows alone', () => {
+    expect(pastTheEndHref(url, { first: 30, rows: 30, total: 39 })).toBeNull()
+    expect(pastTheEndHref(url, { first: 0, rows: 30, total: 0 })).toBeNull()
+  })
+
+  it('knows where the last page starts', () => {
+    expect([lastPageFirst(0, 30), lastPageFirst(30, 30), lastPageFirst(31, 30), lastPageFirst(39, 5)]).toEqual([0, 0, 30, 35])
   })
 })

@@ -77,6 +77,19 @@ export function hrefWith(pathname: string, search: URLSearchParams | string, cha
   return query ? `${pathname}?${query}` : pathname
 }
 
+/** The `first` of a table's last page: its last row's page of `rows`, 0 for an empty table. */
+export const lastPageFirst = (total: number, rows: number) => (total === 0 ? 0 : Math.floor((total - 1) / rows) * rows)
+
+/**
+ * The address of the table's last page when `first` is past its end (a bookmark, or a page-2 link kept while rows
+ * were published or deleted), else null. The loader redirects to it, so the address, the rows and the pager agree;
+ * the first page drops `first` altogether, the one form of its address.
+ */
+export function pastTheEndHref(url: URL, { first, rows, total }: { first: number; rows: number; total: number }): string | null {
+  if (first === 0 || first < total) return null
+  return hrefWith(url.pathname, url.searchParams, { first: lastPageFirst(total, rows) || null })
+}
+
 /** What a sort header sends as `sort`: the column and the order, e.g. `title:-1`. */
 export const sortValueOf = (sort: { field: string; order: 1 | -1 }) => `${sort.field}:${sort.order}`
 

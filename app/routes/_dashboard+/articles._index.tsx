@@ -9,7 +9,7 @@ import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
 import { SortHeader, type Sort } from '~/components/data-table/sort-header'
-import { activeFilters, askedSortHref, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
+import { activeFilters, askedSortHref, hrefWith, modeParamOf, pastTheEndHref, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { Button } from '~/components/ui/button'
@@ -81,6 +81,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }
     if (Object.keys(filterErrors).length === 0) filterErrors.title = error.message
   }
+  const lastPage = pastTheEndHref(url, { first: state.first, rows: state.rows, total: page.total_count })
+  if (lastPage) throw redirect(lastPage)
   return json({ ...state, page, filterErrors })
 }
 
@@ -155,10 +157,19 @@ export default function ArticlesRoute() {
               {page.rows.map(([index, title, metadata, id, timestamp]) => (
                 <tr key={id}>
                   <td className={table.numeric}>{index}</td>
-                  <td>
+                  <td className={table.titleCell}>
                     <Link to={`/articles/${id}`}>{title}</Link>
                   </td>
-                  <td>{typeof metadata.source === 'string' ? metadata.source : '—'}</td>
+                  <td className={table.longValue}>
+                      {/* A long address shows its first lines; the whole of it is on the article's own page. */}
+                      {typeof metadata.source === 'string' ? (
+                        <span className={table.clamp} title={metadata.source}>
+                          {metadata.source}
+                        </span>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
                   <td className={table.numeric}>{id}</td>
                   <td>
                     <LocalTime iso={timestamp} />

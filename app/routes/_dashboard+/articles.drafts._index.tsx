@@ -7,7 +7,7 @@ import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
 import { SortHeader, type Sort } from '~/components/data-table/sort-header'
-import { activeFilters, askedSortHref, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
+import { activeFilters, askedSortHref, hrefWith, modeParamOf, pastTheEndHref, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import { PollAgain } from '~/components/poll'
@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const taskId = url.searchParams.get('task') || undefined
   const api = await requireApiSession(request)
   let filterErrors: Record<string, string> = errors
-  const [drafts, progress] = await Promise.all([
+  const [drafts, latestOrAsked] = await Promise.all([
     listDrafts(api, {
       first: state.first,
       rows: state.rows,
@@ -78,6 +78,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       throw error
     }),
   ])
+  // A publish is shown while it runs (also one started elsewhere), and once finished only on the address its Publish
+  // button led to (?task=): a later visit to Drafts does not show the last publish again.
+  const isUnderway = latestOrAsked?.status === 'queued' || latestOrAsked?.status === 'running'
+  const progress = latestOrAsked && (taskId || isUnderway) ? latestOrAsked : null
+  const lastPage = pastTheEndHref(url, { first: state.first, rows: state.rows, total: drafts.total_count })
+  if (lastPage) throw redirect(lastPage)
   // Delete all and Publish all act on every draft, so they count every draft, not only the matching ones.
   const isFiltered = Object.keys(filters).length > 0
   const allCount = isFiltered ? (await listDrafts(api, { first: 0, rows: 1, sortField: 'id', sortOrder: -1 })).total_count : drafts.total_count
@@ -136,6 +142,7 @@ export default function DraftsRoute() {
   const navigation = useNavigation()
   const location = useLocation()
   const isBusy = navigation.state === 'submitting'
+  const taskInUrl = new URLSearchParams(location.search).get('task')
   const isRunning = Boolean(progress && (progress.status === 'queued' || progress.status === 'running'))
   const publishError = actionData && actionData.intent !== 'delete-all' ? actionData.error : undefined
   const deleteError = actionData?.intent === 'delete-all' ? actionData.error : undefined
@@ -197,10 +204,19 @@ export default function DraftsRoute() {
                       <input type="checkbox" name="ids" value={draft.id} aria-label={`Select ${draft.title}`} />
                     </td>
                     <td className={table.numeric}>{draft.id}</td>
-                    <td>
+                    <td className={table.titleCell}>
                       <Link to={`/articles/drafts/${draft.id}`}>{draft.title}</Link>
                     </td>
-                    <td>{typeof draft.metadata.source === 'string' ? draft.metadata.source : '—'}</td>
+                    <td className={table.longValue}>
+                      {/* A long address shows its first lines; the whole of it is on the draft's own page. */}
+                      {typeof draft.metadata.source === 'string' ? (
+                        <span className={table.clamp} title={draft.metadata.source}>
+                          {draft.metadata.source}
+                        </span>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
                     <td>
                       <LocalTime iso={draft.timestamp} />
                     </td>
@@ -264,7 +280,9 @@ export default function DraftsRoute() {
               ))}
             </ul>
           ) : null}
-          {isRunning ? <PollAgain seconds={1} /> : null}
+          {/* Reached without its task (a publish started elsewhere), it is polled at its own address, so its result
+              stays in view once it has finished. */}
+          {isRunning ? <PollAgain seconds={1} url={taskInUrl === progress.task_id ? undefined : hrefWith('/articles/drafts', location.search, { task: progress.task_id })} /> : null}
         </section>
       ) : null}
 

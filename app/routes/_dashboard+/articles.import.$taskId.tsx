@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import type { CrawlPageResult, IngestFileResult } from '../../../contracts/ingest'
+import * as table from '~/components/data-table/data-table.css'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PollAgain } from '~/components/poll'
@@ -79,7 +80,7 @@ export default function ImportProgressRoute() {
 
       {progress.kind === 'upload' ? (
         <TableScroll label="Files">
-          <table aria-label="Files">
+          <table aria-label="Files" className={table.fitsPhone}>
             <thead>
               <tr>
                 <th>File</th>
@@ -91,7 +92,7 @@ export default function ImportProgressRoute() {
             <tbody>
               {progress.files.map((file) => (
                 <tr key={file.s3_key}>
-                  <td>{file.file_name}</td>
+                  <td className={table.longValue}>{file.file_name}</td>
                   <td>{file.status === 'failed' ? `Failed: ${file.error}` : FILE_STATUS[file.status]}</td>
                   <td>{file.draft_ids.length ? file.draft_ids.map((id) => `#${id}`).join(', ') : '—'}</td>
                   <td>

@@ -6,7 +6,7 @@ import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
 import { SortHeader, type Sort } from '~/components/data-table/sort-header'
-import { activeFilters, askedSortHref, hrefWith, modeParamOf, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
+import { activeFilters, askedSortHref, hrefWith, modeParamOf, pastTheEndHref, readColumnFilters, readInteger, toBackendFilters, type FilterColumn } from '~/components/data-table/table-url'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
@@ -57,8 +57,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const state = readTableState(url.searchParams)
   const { filters, errors } = toBackendFilters(state.filterValues, FILTER_COLUMNS)
   let filterErrors: Record<string, string> = errors
+  let page: Awaited<ReturnType<typeof listUsers>>
   try {
-    const page = await listUsers(await requireApiSession(request), {
+    page = await listUsers(await requireApiSession(request), {
       filter: state.filter,
       first: state.first,
       rows: state.rows,
@@ -66,7 +67,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       sortField: state.sort.field as UserSortField,
       sortOrder: state.sort.order,
     })
-    return json({ ...state, users: page.users, count: page.count, failure: null, filterErrors })
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
     // A filter the backend refuses is said beside that filter; anything else as the page's failure.
@@ -83,6 +83,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       { status: error.status >= 500 ? 502 : error.status },
     )
   }
+  const lastPage = pastTheEndHref(url, { first: state.first, rows: state.rows, total: page.count })
+  if (lastPage) throw redirect(lastPage)
+  return json({ ...state, users: page.users, count: page.count, failure: null, filterErrors })
 }
 
 export default function UsersRoute() {
