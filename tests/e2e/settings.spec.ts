@@ -244,6 +244,28 @@ test.describe('Settings', () => {
     })
   })
 
+  test('agent settings: a refused save lists its problems at the top, each a link to its field', async ({ page }) => {
+    await withSettingsLock('agent', async () => {
+      await page.goto('/settings/agent')
+      const form = page.locator('form#agent-settings')
+      const first = await form.getByLabel('Tool 1 name', { exact: true }).inputValue()
+      const second = form.getByLabel('Tool 2 name', { exact: true })
+      const secondName = await second.inputValue()
+      await second.fill(first)
+      await form.getByRole('button', { name: 'Save agent settings' }).click()
+      const summary = form.getByRole('alert').filter({ hasText: 'Nothing was saved. Please correct:' })
+      await expect(summary).toBeVisible()
+      const link = summary.getByRole('link', { name: `Tool 2 name: Another tool is already named "${first}"` })
+      await expect(link).toHaveAttribute('href', '#agent-tool_1_name')
+      await expect(form.locator('#agent-tool_1_name')).toHaveValue(first)
+      await link.click()
+      await expect(second).toBeInViewport()
+      // Nothing was saved: the stored name is still there.
+      await page.goto('/settings/agent')
+      await expect(form.getByLabel('Tool 2 name', { exact: true })).toHaveValue(secondName)
+    })
+  })
+
   test('agent settings: a refused new field stays in its boxes with the reason, and nothing half-added', async ({ page }) => {
     test.setTimeout(120_000)
     await withSettingsLock('agent', async () => {

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import type { AgentSettings } from '../../../contracts/settings'
-import { AgentSettingsForm, applyAgentIntent, checkAgentDraft, readAgentDraft, toAgentDraft, toAgentFormErrors } from './agent-settings-form'
+import { agentFieldLabel, AgentSettingsForm, applyAgentIntent, checkAgentDraft, readAgentDraft, toAgentDraft, toAgentFormErrors } from './agent-settings-form'
 
 const settings: AgentSettings = {
   llm_model: 'Use default model',
@@ -143,5 +143,21 @@ describe('the agent-settings form', () => {
       draft,
     )
     expect(errors).toEqual({ agent_0_general_tools: ['Unknown tool x'], tool_2_name: ['bad'], max_iteration: ['too big'], '': ['?'] })
+  })
+})
+
+describe('agentFieldLabel', () => {
+  it('names each field as the screen labels it, in the order of the page', () => {
+    const names = ['agent_1_tools', 'tool_4_name', 'agent_0__new_field', 'max_iteration', 'query_shortcut_2_query', 'agent_0_instructions', 'llm_model']
+    const labelled = names.map((name) => agentFieldLabel(name)).sort((a, b) => a.order - b.order)
+    expect(labelled.map((field) => field.label)).toEqual([
+      'LLM model',
+      'Max iterations',
+      'Shortcut 2 query',
+      'Tool 5 name',
+      'Agent 1 instructions',
+      'Agent 1 new field name',
+      'Agent 2 tools',
+    ])
   })
 })

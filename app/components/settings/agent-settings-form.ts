@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { USE_DEFAULT_MODEL, type AgentSettings } from '../../../contracts/settings'
+import { humanize } from '~/utils/labels'
 
 /**
  * The agent-settings form works on flat, prefixed keys (SEED.md §3): `query_shortcut_N_query`/`_enabled`,
@@ -125,6 +126,25 @@ export function applyAgentIntent(draft: AgentDraft, intent: string): AgentDraft 
 /** The flat form name of a tool's or an agent's field. */
 export const toolFieldName = (row: number, field: 'name' | 'description') => `tool_${row}_${field}`
 export const agentFieldName = (row: number, field: string) => `agent_${row}_${field}`
+
+const FIXED_FIELD_LABELS: Record<string, string> = { llm_model: 'LLM model', max_iteration: 'Max iterations' }
+
+/**
+ * A field of the form by the label the screen gives it, and where it stands on the screen (for the error summary, in
+ * the order of the page): "tool_4_name" is "Tool 5 name", "agent_1_tools" "Agent 2 tools".
+ */
+export function agentFieldLabel(name: string): { label: string; order: number } {
+  const shortcut = /^query_shortcut_(\d+)_(query|enabled)$/.exec(name)
+  if (shortcut) return { label: `Shortcut ${shortcut[1]} ${shortcut[2]}`, order: 100 + Number(shortcut[1]) }
+  const tool = /^tool_(\d+)_(name|description)$/.exec(name)
+  if (tool) return { label: `Tool ${Number(tool[1]) + 1} ${tool[2]}`, order: 1_000 + Number(tool[1]) * 10 + (tool[2] === 'name' ? 0 : 1) }
+  const agent = /^agent_(\d+)_(.+)$/.exec(name)
+  if (agent) {
+    const field = agent[2] === '_new_field' ? 'new field name' : agent[2] === '_new_value' ? 'new field value' : humanize(agent[2]).toLowerCase()
+    return { label: `Agent ${Number(agent[1]) + 1} ${field}`, order: 100_000 + Number(agent[1]) * 1_000 + (agent[2].startsWith('_new') ? 999 : 0) }
+  }
+  return { label: FIXED_FIELD_LABELS[name] ?? humanize(name), order: Object.keys(FIXED_FIELD_LABELS).indexOf(name) + 1 }
+}
 
 const MaxIteration = z.coerce
   .number({ error: 'Please enter a whole number from 0 to 50' })

@@ -6,6 +6,7 @@ import { AgentVariant } from '../../../contracts/agents'
 import { USE_DEFAULT_MODEL } from '../../../contracts/settings'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import {
+  agentFieldLabel,
   agentFieldName,
   AgentSettingsForm,
   applyAgentIntent,
@@ -15,7 +16,7 @@ import {
   toolFieldName,
   type AgentDraft,
 } from '~/components/settings/agent-settings-form'
-import { FormErrors } from '~/components/settings/failure-message'
+import { ErrorSummary, type FieldProblem } from '~/components/settings/error-summary'
 import { DefaultSubmit, IntentButton } from '~/components/settings/intent-button'
 import { NumberField } from '~/components/settings/number-field'
 import * as styles from '~/components/settings/settings.css'
@@ -81,6 +82,13 @@ export default function AgentSettingsRoute() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AgentSettingsForm }),
   })
   const errorsOf = (name: string) => form.allErrors[name]
+  // Without scripts a refused save reloads the page at its top: the problems are listed there, each linking to its
+  // field further down (a tool or an agent can be a long way down).
+  const problems: FieldProblem[] = Object.entries(form.allErrors)
+    .filter(([name, messages]) => name !== form.id && messages.length > 0)
+    .map(([name, messages]) => ({ name, messages, ...agentFieldLabel(name) }))
+    .sort((a, b) => a.order - b.order)
+    .map(({ name, label, messages }) => ({ id: `agent-${name}`, label, messages }))
   // 'Use default model' is not in the clean list; it is the empty (default) choice.
   const models = [
     { value: '', label: USE_DEFAULT_MODEL },
@@ -110,7 +118,7 @@ export default function AgentSettingsRoute() {
       )}
       <Form method="post" key={actionData?.draftId ?? loadId} {...getFormProps(form)}>
         <DefaultSubmit />
-        <FormErrors id={form.errorId} errors={form.errors} />
+        <ErrorSummary id={form.errorId} formErrors={form.errors} problems={problems} />
 
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Agent</legend>
