@@ -19,8 +19,24 @@ export const ROLES_BY_PATH: Readonly<Record<string, readonly Role[]>> = {
 
 /** The roles that may open an address (a path), or null when every signed-in role may. */
 export function rolesFor(pathname: string): readonly Role[] | null {
-  const path = pathname.replace(/\/+$/, '') || '/'
+  const path = routedPath(pathname)
   return ROLES_BY_PATH[path] ?? ROLES_BY_PATH[`/${path.split('/')[1] ?? ''}`] ?? null
+}
+
+/**
+ * An address as the router matches it to a screen: the router ignores case ("/USERS" opens /users), decodes each
+ * segment ("/%75sers") and reads repeated slashes as one ("//users"), so the check reads it the same way; any other
+ * spelling of an admin screen would open it past the check.
+ */
+function routedPath(pathname: string): string {
+  const segments = pathname.split('/').filter(Boolean).map((segment) => {
+    try {
+      return decodeURIComponent(segment)
+    } catch {
+      return segment
+    }
+  })
+  return `/${segments.join('/').toLowerCase()}`.replace(/\/+$/, '') || '/'
 }
 
 export function mayOpen(role: Role, pathname: string): boolean {

@@ -203,6 +203,9 @@ test('a reader who leaves mid-answer ends the relay, and the web server goes on 
     signal: leaving.signal,
   })
   expect(response.status).toBe(200)
+  // The answer's address comes with the headers, before its first word.
+  expect(response.headers.get('x-answer-log')).toMatch(/^\d+$/)
+  expect(response.headers.get('x-answer-thread')).toMatch(/^\d+$/)
   const reader = response.body!.getReader()
   const decoder = new TextDecoder()
   let received = ''
@@ -219,6 +222,32 @@ test('a reader who leaves mid-answer ends the relay, and the web server goes on 
   expect((await fetch(`${E2E.web}/ask`, { headers: { cookie: headers.cookie } })).status).toBe(200)
   const next = await fetch(`${E2E.web}/resources/ask-stream`, { method: 'POST', headers, body: new URLSearchParams({ question: 'How do I add an article?' }).toString() })
   expect(await next.text()).toContain('event: done\n')
+})
+
+test('a reader who reloads or leaves mid-answer finds the answer written, at its own address', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'auth-js', 'answers stream only with scripts; without them the answer has its address from the post')
+  await ask(page, 'How do I publish drafts? #fixture:slow=250')
+  const answer = page.getByRole('region', { name: 'Answer' })
+  await expect(answer.getByTestId('answer-so-far')).toHaveText(/\w+/)
+  // The address is the answer's while it is written.
+  await expect(page).toHaveURL(/\/ask\?thread=\d+&log=\d+$/)
+  const address = page.url()
+  await page.reload()
+  // Still being written: the page says so and checks again, then shows it whole.
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText(/Still working on your answer|Written by the language model fixture-chat\./)
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText('Written by the language model fixture-chat.', { timeout: 45_000 })
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText('You asked: How do I publish drafts?')
+  expect(new URL(page.url()).searchParams.get('log')).toBe(new URL(address).searchParams.get('log'))
+
+  // Left for another page mid-answer, then Back: the answer is there.
+  await ask(page, 'How do I add an article? #fixture:slow=250')
+  await expect(page.getByRole('region', { name: 'Answer' }).getByTestId('answer-so-far')).toHaveText(/\w+/)
+  await expect(page).toHaveURL(/\/ask\?thread=\d+&log=\d+$/)
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Saved queries' }).click()
+  await expect(page).toHaveURL(/\/saved/)
+  await page.goBack()
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText('Written by the language model fixture-chat.', { timeout: 45_000 })
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText('You asked: How do I add an article?')
 })
 
 test.describe('choosing the model (Bot settings: multiple_model)', () => {

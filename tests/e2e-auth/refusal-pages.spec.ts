@@ -41,6 +41,18 @@ test.describe('Refused and missing addresses for a plain user', () => {
     expect(await scripted.text()).toBe(REASON)
   })
 
+  test('an admin screen spelt another way (capitals, encoded letters, doubled slashes) is refused all the same', async ({ page }) => {
+    await signedInUser(page)
+    for (const path of ['/USERS/new', '/Organisations', '/API-KEYS', '/Settings', '/%75sers', '/Logs', '/Resources/query-logs.csv']) {
+      const refused = await page.goto(path)
+      expect(refused?.status(), path).toBe(403)
+      await expect(page.getByRole('heading', { level: 1, name: 'Not allowed' }), path).toBeVisible()
+      // No form or data of the screen.
+      await expect(page.getByRole('main').getByRole('textbox'), path).toHaveCount(0)
+      await expect(page.getByRole('main').getByRole('button'), path).toHaveCount(0)
+    }
+  })
+
   test('the Not allowed page says its reason once and keeps the navigation of the role', async ({ page }, testInfo) => {
     const account = await signedInUser(page)
     const refused = await page.goto('/logs')

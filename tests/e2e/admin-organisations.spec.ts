@@ -113,6 +113,27 @@ test.describe('Organisations', () => {
     await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible()
   })
 
+  test('a blank name (only spaces) is refused with a reason, for a new organisation, a rename and a new group', async ({ page }, testInfo) => {
+    const name = uniqueName('Blanks', testInfo.project.name)
+    await createOrganisation(page, name, testInfo)
+    await whenHydrated(page.getByRole('button', { name: 'Rename' }), testInfo)
+    await page.getByLabel('Organisation name', { exact: true }).fill('   ')
+    await page.getByRole('button', { name: 'Rename' }).click()
+    await expect(page.getByRole('form', { name: 'Rename the organisation' }).getByRole('alert')).toContainText(/name/i)
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible()
+    await whenHydrated(page.getByRole('button', { name: 'Create group' }), testInfo)
+    await page.getByLabel('Group name', { exact: true }).fill('   ')
+    await page.getByRole('button', { name: 'Create group' }).click()
+    await expect(page.getByRole('form', { name: 'Create a group' }).getByRole('alert')).toContainText(/name/i)
+
+    await page.goto('/organisations')
+    await whenHydrated(page.getByRole('button', { name: 'Create organisation' }), testInfo)
+    await page.getByLabel('Organisation name', { exact: true }).fill('   ')
+    await page.getByRole('button', { name: 'Create organisation' }).click()
+    await expect(page.getByLabel('Organisation name', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByText(/organisation name/i).and(page.locator('[id$="-error"], [role="alert"]')).first()).toBeVisible()
+  })
+
   test('says beside the field that the name is taken', async ({ page }, testInfo) => {
     const name = uniqueName('Twin', testInfo.project.name)
     await createOrganisation(page, name, testInfo)

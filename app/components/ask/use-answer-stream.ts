@@ -3,11 +3,17 @@ import { applyStreamEvent, endStream, EventStreamParser, INITIAL_STREAM_STATE, t
 
 export const ASK_STREAM_PATH = '/resources/ask-stream'
 
+/** Headers of the stream's answer: the log the answer is written to, and its thread (the backend's, passed on). */
+export const ANSWER_LOG_HEADER = 'x-answer-log'
+export const ANSWER_THREAD_HEADER = 'x-answer-thread'
+
 /** A question being answered as a stream, and what has arrived of its answer. */
 export interface AnswerStream extends AnswerStreamState {
   /** Counts the questions streamed on this page: a new question is a new answer. */
   id: number
   question: string
+  /** Where the answer will be found once written (its log, in its thread), when the server said so. */
+  address: { log: number; thread: number | null } | null
 }
 
 interface StartResult {
@@ -17,8 +23,8 @@ interface StartResult {
 
 /**
  * Asks the web server's stream (POST /resources/ask-stream) and follows its events. `start` resolves once it is
- * known whether the answer streams; the state then follows each event. A new question or leaving the page ends the
- * one before (the web server then stops the backend's answer). `onEnd` runs when a stream closes with its answer.
+ * known whether the answer streams; the state then follows each event. A new question or leaving the page stops
+ * following the one before, which the backend still writes and logs (ADR 297). `onEnd` runs when a stream closes with its answer.
  */
 export function useAnswerStream(onEnd: (stream: AnswerStream) => void) {
   const [stream, setStream] = useState<AnswerStream | null>(null)
@@ -44,7 +50,10 @@ export function useAnswerStream(onEnd: (stream: AnswerStream) => void) {
     const isStream = response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body
     if (!isStream || !response.body) return { isStreaming: false }
     const id = ++counter.current
-    let state: AnswerStream = { ...INITIAL_STREAM_STATE, id, question: String(form.get('question') ?? '').trim() }
+    const log = Number(response.headers.get(ANSWER_LOG_HEADER))
+    const thread = Number(response.headers.get(ANSWER_THREAD_HEADER))
+    const address = Number.isInteger(log) && log > 0 ? { log, thread: Number.isInteger(thread) && thread > 0 ? thread : null } : null
+    let state: AnswerStream = { ...INITIAL_STREAM_STATE, id, question: String(form.get('question') ?? '').trim(), address }
     setStream(state)
     void (async () => {
       const reader = response.body!.getReader()

@@ -63,7 +63,7 @@ function answerPath(address: { thread?: number | null; task?: string | null; log
   if (address.thread) params.set('thread', String(address.thread))
   if (address.task && isTaskId(address.task)) params.set('task', address.task)
   else if (address.log) params.set('log', String(address.log))
-  if (address.check !== undefined && params.has('task')) params.set('check', String(address.check))
+  if (address.check !== undefined && (params.has('task') || params.has('log'))) params.set('check', String(address.check))
   const query = params.toString()
   return `/ask${query ? `?${query}` : ''}${query ? hash : ''}`
 }
@@ -307,6 +307,12 @@ export default function AskRoute() {
     }
   })
   const shownStream = stream && streamLocation === location.key ? stream : null
+  // The answer's own address as soon as the server gives it, kept in this history entry without a navigation (the
+  // page goes on showing the words): a reload, or Back after leaving, finds the answer, written meanwhile (ADR 297).
+  const streamAddress = shownStream?.phase === 'writing' ? shownStream.address : null
+  useEffect(() => {
+    if (streamAddress) window.history.replaceState(window.history.state, '', answerPath({ thread: streamAddress.thread, log: streamAddress.log }))
+  }, [streamAddress?.log])
   const isAsking =
     (navigation.state === 'submitting' && navigation.formAction === '/ask' && navigation.formData?.get('intent') === null && !navigation.formData.has('mode')) ||
     shownStream?.phase === 'writing'
@@ -374,18 +380,21 @@ export default function AskRoute() {
         <p>{isUnknownThread ? 'That conversation is not available. Start a new thread to ask.' : 'That answer is no longer available. Ask the question again.'}</p>
       </AnswerSection>
     )
-  } else if ((isPending || (!answer && check === 0)) && taskId) {
-    const next = check === null ? null : nextAnswerCheck(check)
-    const checkAgain = answerPath({ thread: threadId, task: taskId }, '#answer')
+  } else if ((isPending || (!answer && check === 0)) && (taskId || (isPending && logId))) {
+    // A queued question by its task; or a streamed answer still being written by its log (its asker left or reloaded).
+    const pendingAddress = taskId ? { thread: threadId, task: taskId } : { thread: threadId, log: logId }
+    // A task's checks follow SEED.md's schedule from its post; a log's begin when its address is opened.
+    const next = check === null ? (taskId ? null : nextAnswerCheck(0)) : nextAnswerCheck(check)
+    const checkAgain = answerPath(pendingAddress, '#answer')
     answerSection = (
-      <AnswerSection focusKey={`task:${taskId}`} isBusy>
+      <AnswerSection focusKey={taskId ? `task:${taskId}` : `log:${logId ?? ''}`} isBusy>
         {answer?.command ? <AskedQuestion question={answer.command} /> : null}
         {next ? (
           <>
             <p>
               Still working on your answer…{check ? ` (check ${check} of ${MAX_ANSWER_TRIES})` : ''}
             </p>
-            <PollAgain seconds={next.waitSeconds} url={answerPath({ thread: threadId, task: taskId, check: next.check }, '#answer')} />
+            <PollAgain seconds={next.waitSeconds} url={answerPath({ ...pendingAddress, check: next.check }, '#answer')} />
           </>
         ) : (
           <p>

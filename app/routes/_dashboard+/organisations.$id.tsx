@@ -95,7 +95,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = formData.get('intent')
   if (!['rename', 'delete', 'create-group', 'update-group', 'delete-group'].includes(String(intent))) throw unknownIntent(intent)
   const parsed = OrganisationForms.safeParse(Object.fromEntries(formData))
-  const groupIdOf = (value: unknown) => (Number.isInteger(Number(value)) ? Number(value) : null)
+  // The group a refused row's form names; none for the organisation's own forms (rename, create a group), which send
+  // no group_id (Number(null) would be 0, and their message would go to no form).
+  const groupIdOf = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' && Number.isInteger(Number(value)) ? Number(value) : null)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     if (issue.path[0] === 'group_id') throw badForm('This form names no group of this organisation.')

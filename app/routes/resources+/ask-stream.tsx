@@ -3,6 +3,7 @@ import { ErrorBody } from '../../../contracts/common'
 import { applyStreamEvent, EventStreamParser, formatEvent, INITIAL_STREAM_STATE, type StreamEvent } from '~/components/ask/event-stream'
 import { forReading, parseAskForm } from '~/models/ask.server'
 import { backendFetch } from '~/models/backend-fetch.server'
+import { ANSWER_LOG_HEADER, ANSWER_THREAD_HEADER } from '~/components/ask/use-answer-stream'
 import { requireApiSession } from '~/utils/auth.server'
 import { clientAddressHeader } from '~/utils/client-address.server'
 import { getEnv } from '~/utils/env.server'
@@ -68,7 +69,13 @@ export async function action({ request }: ActionFunctionArgs) {
     const message = parsed.success ? parsed.data.message : `The answer service answered ${upstream.status}`
     return json({ message, details: parsed.success ? (parsed.data.details ?? []) : [] }, { status })
   }
-  return new Response(relay(upstream.body as ReadableStream<Uint8Array>, request.signal, upstreamAbort), { status: 200, headers: EVENT_STREAM_HEADERS })
+  // The answer's address, known before its first word: the page keeps it, so a reload finds the answer (ADR 297).
+  const address: Record<string, string> = {}
+  for (const name of [ANSWER_LOG_HEADER, ANSWER_THREAD_HEADER]) {
+    const value = upstream.headers.get(name)
+    if (value && /^\d{1,10}$/.test(value)) address[name] = value
+  }
+  return new Response(relay(upstream.body as ReadableStream<Uint8Array>, request.signal, upstreamAbort), { status: 200, headers: { ...EVENT_STREAM_HEADERS, ...address } })
 }
 
 /** The backend's events, re-sent with this server's own heartbeats, `done` with its Markdown document. */

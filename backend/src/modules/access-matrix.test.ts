@@ -31,7 +31,7 @@ export const SEED_ACCESS: Record<string, Access> = {
   'GET /admin/bot_setting': 'admin',
   'PUT /admin/bot_setting': 'admin',
   'GET /who_am_i': 'user',
-  'GET /admin/bot_info': 'user',
+  'GET /admin/bot_info': 'editor',
   'POST /admin/upload_recovery': 'editor',
   'POST /admin/inject_youtube': 'editor',
   'POST /admin/do_embeddings': 'editor',

@@ -3,7 +3,7 @@ import { AskAnswer, AskAnswerBody, AskBody, AskModels, AskThread, AskThreadQuery
 import { LogIdQuery } from '../../../../contracts/query-logs'
 import { currentUser } from '../../plugins/access'
 import type { AskService } from './ask.service'
-import { EVENT_STREAM_HEADERS, EventStream, HEARTBEAT_MS } from './event-stream'
+import { ANSWER_LOG_HEADER, ANSWER_THREAD_HEADER, EVENT_STREAM_HEADERS, EventStream, HEARTBEAT_MS } from './event-stream'
 
 export const askRoutes =
   (ask: AskService, options: { heartbeatMs?: number } = {}): FastifyPluginAsyncZod =>
@@ -13,14 +13,11 @@ export const askRoutes =
     app.post('/ask_qa_stream', { config: { access: 'user' }, schema: { tags: ['ask'], body: AskBody } }, async (request, reply) => {
       const question = await ask.openStream(currentUser(request), request.body)
       const stream = new EventStream(options.heartbeatMs ?? HEARTBEAT_MS)
-      const controller = new AbortController()
-      // The asker left before the end: stop the model.
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) controller.abort(new Error('The asker left'))
-      })
+      // The asker leaving (another page, a reload) does not stop the answer: it is written and logged, and the asker
+      // finds it in the thread (ADR 297). Events after the asker left go nowhere.
       void (async () => {
         try {
-          for await (const { event, data } of ask.streamAnswer(question, controller.signal)) stream.send(event, data)
+          for await (const { event, data } of ask.streamAnswer(question)) stream.send(event, data)
         } catch (error) {
           request.log.error({ err: error }, 'streamed answer failed')
           stream.send('error', { message: 'The answer could not be produced' })
@@ -28,7 +25,9 @@ export const askRoutes =
           stream.end()
         }
       })()
-      return reply.headers(EVENT_STREAM_HEADERS).send(stream.body)
+      // The answer's address (its log, in its thread) comes first, with the headers: an asker who reloads or leaves
+      // before the end finds it there (ADR 297).
+      return reply.headers({ ...EVENT_STREAM_HEADERS, [ANSWER_LOG_HEADER]: String(question.logId), [ANSWER_THREAD_HEADER]: String(question.threadId) }).send(stream.body)
     })
     app.get('/ask_models', { config: { access: 'user' }, schema: { tags: ['ask'], response: { 200: AskModels } } }, () => ask.models())
     app.post('/ask_qa', { config: { access: 'user' }, schema: { tags: ['ask'], body: AskBody, response: { 200: AskAnswer } } }, (request) =>

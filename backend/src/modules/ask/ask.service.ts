@@ -80,6 +80,12 @@ const answeringFieldsOf = (log: QueryLogRecord | undefined): Pick<AskAnswer, 'no
 })
 
 /** Answers questions from the knowledge base only, and logs every question; agent-mode commands go to the agents. */
+/**
+ * How long a streamed answer may be in writing before its log, still pending, is taken for one that could not be
+ * produced (the backend stopped while writing it): longer than a model is given to answer.
+ */
+export const STREAM_WRITING_MS = 10 * 60_000
+
 export class AskService {
   constructor(
     private readonly db: Database,
@@ -312,8 +318,27 @@ export class AskService {
     return this.answerFromLog(log)
   }
 
-  /** The answer of a log without a job: answered at once, or streamed. */
+  /**
+   * The answer of a log without a job: answered at once, or streamed. A streamed one still being written (its asker
+   * left or reloaded the page, ADR 297) is running; one left pending past STREAM_WRITING_MS (the process ended while
+   * writing it) could not be produced.
+   */
   private answerFromLog(log: QueryLogRecord): AskAnswer {
+    if (log.answer === null && log.status === 'pending' && Date.now() - log.createdAt.getTime() < STREAM_WRITING_MS) {
+      return {
+        command: log.command,
+        task_id: log.taskId,
+        log_id: log.id,
+        log_agent_ask_qa: null,
+        source_list: [],
+        result: null,
+        found: false,
+        success: false,
+        status: 'running',
+        error: null,
+        ...answeringFieldsOf(log),
+      }
+    }
     return {
       command: log.command,
       task_id: log.taskId,
@@ -348,10 +373,11 @@ export class AskService {
 
   /**
    * The events of a streamed answer: its text as it is written, its sources as they are cited, then `done` with
-   * the whole answer (as POST /ask_qa gives it), once it is logged. A failure ends it with `error`; the asker
-   * leaving (`signal`) stops the model and logs the question as failed.
+   * the whole answer (as POST /ask_qa gives it), once it is logged. A failure ends it with `error`; `signal` aborting
+   * stops the model and logs the question as failed. The route gives none: an asker who leaves does not stop the
+   * answer, which is written and logged for them to find again (ADR 297).
    */
-  async *streamAnswer(question: StreamedQuestion, signal: AbortSignal): AsyncGenerator<StreamEvent, void, undefined> {
+  async *streamAnswer(question: StreamedQuestion, signal?: AbortSignal): AsyncGenerator<StreamEvent, void, undefined> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     let isDone = false
@@ -383,7 +409,7 @@ export class AskService {
       await this.record(question.logId, answer, durationMs)
     } catch (error) {
       await logs.complete(this.db, question.logId, { answer: null, sourceList: [], status: 'failed', durationMs: elapsed() }).catch(() => undefined)
-      if (signal.aborted || isDone) return
+      if (signal?.aborted || isDone) return
       yield { event: 'error', data: { message: 'The answer could not be produced' } }
     }
   }

@@ -7,6 +7,10 @@ export const EVENT_STREAM_HEADERS = {
   'x-accel-buffering': 'no',
 } as const
 
+/** Headers of POST /ask_qa_stream's answer: the log the answer is written to, and its thread. */
+export const ANSWER_LOG_HEADER = 'x-answer-log'
+export const ANSWER_THREAD_HEADER = 'x-answer-thread'
+
 /** A heartbeat at least this often keeps proxies and load balancers from closing a quiet stream. */
 export const HEARTBEAT_MS = 10_000
 

@@ -299,7 +299,7 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(chatRequests()).toHaveLength(0)
       })
 
-      it('stops the model when the asker leaves, and logs the question as failed', async () => {
+      it('writes and logs the answer when the asker leaves mid-answer, which shows as running until then', async () => {
         fixture.script('slow=300')
         const controller = new AbortController()
         const response = await fetch(`${server.baseUrl}/ask_qa_stream`, {
@@ -313,13 +313,21 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         while (!seen.includes('event: delta')) seen += new TextDecoder().decode((await reader.read()).value)
         controller.abort()
         await reader.cancel().catch(() => undefined)
+        // Still being written: its address says so (the asker who reloads sees it running, and then the answer).
+        const pending = (await server.call('/query_logs?limit=1')).body.result[0]
+        expect(pending).toMatchObject({ command: 'When should apple trees be pruned?', status: 'pending' })
+        const running = await server.call(`/answer?log_id=${pending.id}`, { as: user })
+        expect(running.body).toMatchObject({ status: 'running', success: false, error: null, result: null })
         let log: any
-        for (let attempt = 0; attempt < 100; attempt++) {
+        for (let attempt = 0; attempt < 200; attempt++) {
           log = (await server.call('/query_logs?limit=1')).body.result[0]
           if (log.status !== 'pending') break
           await new Promise((resolve) => setTimeout(resolve, 50))
         }
-        expect(log).toMatchObject({ command: 'When should apple trees be pruned?', status: 'failed' })
+        expect(log).toMatchObject({ command: 'When should apple trees be pruned?', status: 'answered' })
+        const answered = await server.call(`/answer?log_id=${pending.id}`, { as: user })
+        expect(answered.body).toMatchObject({ status: 'finished', success: true })
+        expect(answered.body.result).toMatch(/\w+/)
       })
 
       it('refuses a question the semantic firewall blocks, without asking the model', async () => {

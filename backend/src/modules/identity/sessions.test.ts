@@ -108,14 +108,33 @@ forEachStorage('sessions', ({ server }) => {
         (group: { role: string }) => group.role === 'admin',
       ).id
       expect((await server().call(`/admin/users/${person.id}`, { method: 'PUT', body: await editOf(server(), person.id, { group_id: adminGroup }) })).status).toBe(200)
+      // Made an administrator, they sign in again (another role ends the sessions of the old one).
+      const [first, second] = [(await person.signIn()).body.access_token as string, (await person.signIn()).body.access_token as string]
       const answer = await server().call(`/admin/users/${person.id}`, {
         method: 'PUT',
         body: await editOf(server(), person.id, { password: 'my-own-new-pass-4' }),
-        as: { token: person.first },
+        as: { token: first },
       })
       expect(answer.status).toBe(200)
+      expect(await statusOf(server(), first)).toBe(200)
+      expect(await statusOf(server(), second)).toBe(401)
+    })
+
+    it('by an administrator giving another role or organisation: ends every session of the user, whose next sign-in has the new role', async () => {
+      const person = await personWithTwoSessions(server(), 'moved')
+      const organizationId = (await server().call(`/admin/users/${person.id}`)).body.organization_id
+      const groups = (await server().call(`/admin/groups/${organizationId}`)).body as { id: number; role: string }[]
+      const editorGroup = groups.find((group) => group.role === 'editor')!.id
+      // Another field (a name) changes nothing of who they are: the sessions go on.
+      expect((await server().call(`/admin/users/${person.id}`, { method: 'PUT', body: await editOf(server(), person.id, { lastName: 'Renamed' }) })).status).toBe(200)
       expect(await statusOf(server(), person.first)).toBe(200)
+      expect((await server().call(`/admin/users/${person.id}`, { method: 'PUT', body: await editOf(server(), person.id, { group_id: editorGroup }) })).status).toBe(200)
+      expect(await statusOf(server(), person.first)).toBe(401)
       expect(await statusOf(server(), person.second)).toBe(401)
+      expect((await server().call('/auth/refresh', { method: 'POST', as: { token: person.second } })).status).toBe(401)
+      const again = await person.signIn()
+      expect(again.status).toBe(200)
+      expect((await server().call('/auth/me', { as: { token: again.body.access_token } })).body.role).toBe('editor')
     })
   })
 

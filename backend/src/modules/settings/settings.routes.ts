@@ -46,8 +46,9 @@ export const settingsRoutes =
       model_configured: settings.modelConfigured,
     }))
 
-    // The Ask screen shows Bot info to everyone signed in.
-    app.get('/admin/bot_info', { config: { access: 'user' }, schema: { tags, response: { 200: BotInfo } } }, () => settings.botInfo())
+    // The Ask screen shows Bot info to editors and administrators (ADR 100): the crawled, excluded and failed
+    // addresses are the curators' to read, not every user's.
+    app.get('/admin/bot_info', { config: { access: 'editor' }, schema: { tags, response: { 200: BotInfo } } }, () => settings.botInfo())
 
     app.get('/admin/vis-network-agent-state-fields', { config: { access: 'admin' }, schema: { tags, response: { 200: StateFields } } }, () => ({
       success: true as const,

@@ -88,8 +88,9 @@ forEachStorage('settings, bot info and the workflow graph', ({ server }) => {
     expect(bad.body.message).toContain('teleport')
   })
 
-  it('lists bot info with a length for every list', async () => {
-    const info = await server().call('/admin/bot_info', { as: await server().createUser('user') })
+  it('lists bot info with a length for every list, to editors and administrators only', async () => {
+    expect((await server().call('/admin/bot_info', { as: await server().createUser('user') })).status).toBe(403)
+    const info = await server().call('/admin/bot_info', { as: await server().createUser('editor') })
     expect(info.status).toBe(200)
     for (const list of ['list_of_docs', 'excluded_links', 'visited_urls', 'tube_urls', 'errored_urls']) {
       expect(info.body[`${list}_length`]).toBe(info.body[list].length)

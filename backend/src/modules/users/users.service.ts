@@ -231,7 +231,8 @@ export class UsersService {
   /** Rewrites an account as an administrator edited it; refuses edits that would lock the caller out. */
   async updateUser(caller: CurrentUser, id: number, update: UserUpdate): Promise<UserUpdated> {
     if (update.id !== id) throw new InvalidInputError('id', `The id in the body (${update.id}) is not the id in the path (${id})`)
-    if (!(await repository.findUser(this.db, id))) throw new NotFoundError(`No user with id ${id}`)
+    const before = await repository.findUser(this.db, id)
+    if (!before) throw new NotFoundError(`No user with id ${id}`)
     if (!(await repository.organizationExists(this.db, update.organization_id))) {
       throw new InvalidInputError('organization_id', `No organisation with id ${update.organization_id}`)
     }
@@ -256,8 +257,11 @@ export class UsersService {
     })
     if ('taken' in result) throw new TakenError(result.taken, update[result.taken])
     if (!result.isUpdated) throw new NotFoundError(`No user with id ${id}`)
-    // A new password or a disabled account ends the user's sessions (an administrator keeps the one they work in).
-    if (update.password || !update.enabled) await this.identity.endSessions(id, caller.id === id ? caller.sessionId : undefined)
+    // A new password, a disabled account, or another role or organisation ends the user's sessions (an administrator
+    // keeps the one they work in): a web server that holds the role of a session would otherwise go on offering the
+    // screens of the old one until its person signs out.
+    const isMoved = before.role !== group.role || before.organizationId !== update.organization_id
+    if (update.password || !update.enabled || isMoved) await this.identity.endSessions(id, caller.id === id ? caller.sessionId : undefined)
     return { success: true, message: 'User updated', id }
   }
 
