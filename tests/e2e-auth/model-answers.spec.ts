@@ -226,6 +226,7 @@ test('a reader who leaves mid-answer ends the relay, and the web server goes on 
 
 test('a reader who reloads or leaves mid-answer finds the answer written, at its own address', async ({ page }, testInfo) => {
   test.skip(testInfo.project.name !== 'auth-js', 'answers stream only with scripts; without them the answer has its address from the post')
+  test.setTimeout(180_000)
   await ask(page, 'How do I publish drafts? #fixture:slow=250')
   const answer = page.getByRole('region', { name: 'Answer' })
   await expect(answer.getByTestId('answer-so-far')).toHaveText(/\w+/)
@@ -240,6 +241,7 @@ test('a reader who reloads or leaves mid-answer finds the answer written, at its
   expect(new URL(page.url()).searchParams.get('log')).toBe(new URL(address).searchParams.get('log'))
 
   // Left for another page mid-answer, then Back: the answer is there.
+  await page.goto('/ask')
   await ask(page, 'How do I add an article? #fixture:slow=250')
   await expect(page.getByRole('region', { name: 'Answer' }).getByTestId('answer-so-far')).toHaveText(/\w+/)
   await expect(page).toHaveURL(/\/ask\?thread=\d+&log=\d+$/)
