@@ -56,7 +56,7 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
           // The key went in the header and in the query string, and both kinds of answer were seen.
           expect(new Set(outcomes.map((outcome) => outcome.via))).toEqual(new Set(['header', 'query']))
           const refused = outcomes.filter((outcome) => outcome.expected === 403).length
-          expect(refused).toBe(role === 'user' ? 30 : 11)
+          expect(refused).toBe(role === 'user' ? 31 : 11)
         })
       }
 

@@ -65,7 +65,7 @@ interface SeedContext {
 export const SEED_CALLS: CallSpec[] = [
   { call: 'GET /organizations', access: 'public', request: () => ({ path: '/organizations' }) },
   { call: 'GET /who_am_i', access: 'user', request: () => ({ path: '/who_am_i' }) },
-  { call: 'GET /admin/bot_info', access: 'user', request: () => ({ path: '/admin/bot_info' }) },
+  { call: 'GET /admin/bot_info', access: 'editor', request: () => ({ path: '/admin/bot_info' }) },
   {
     call: 'POST /ask_qa',
     access: 'user',
