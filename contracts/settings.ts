@@ -93,8 +93,11 @@ export type BotSettingsUpdate = z.infer<typeof BotSettingsUpdate>
 
 export const USE_DEFAULT_MODEL = 'Use default model'
 
-/** llm_models: the choices of llm_model; model_configured: whether a language model is configured (LLM_BASE_URL). */
-export const BotSettingsAnswer = BotSettings.extend({ llm_models: z.array(z.string()), model_configured: z.boolean() })
+/**
+ * llm_models: the choices of llm_model; model_configured: whether a language model is configured (LLM_BASE_URL);
+ * embeddings_configured: whether an embeddings model is (EMBEDDINGS_MODEL), which vector, hybrid and MMR search need.
+ */
+export const BotSettingsAnswer = BotSettings.extend({ llm_models: z.array(z.string()), model_configured: z.boolean(), embeddings_configured: z.boolean() })
 
 export const BotInfo = z.object({
   list_of_docs: z.array(z.string()),

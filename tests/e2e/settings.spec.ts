@@ -87,6 +87,20 @@ test.describe('Settings', () => {
     })
   })
 
+  test('without an embeddings model, search is offered by keyword only, and the screen says why', async ({ page }, testInfo) => {
+    await page.goto('/settings')
+    const form = page.locator('form#bot-settings')
+    await expect(form.getByText('no embeddings model is configured (EMBEDDINGS_MODEL), so search is by keyword')).toBeVisible()
+    await expect(form.getByText('None is configured: these are kept for when one is.')).toBeVisible()
+    if (testInfo.project.name === 'js') {
+      await page.getByRole('button', { name: 'Search type' }).click()
+      await expect(page.getByRole('listbox', { name: 'Search type' }).getByRole('option')).toHaveText(['Keyword (BM25)'])
+      await page.keyboard.press('Escape')
+    } else {
+      await expect(form.getByLabel('Search type', { exact: true }).locator('option')).toHaveText(['Keyword (BM25)'])
+    }
+  })
+
   test('saves the hybrid and MMR search settings, and refuses two zero weights', async ({ page }, testInfo) => {
     test.setTimeout(120_000)
     const isJs = testInfo.project.name === 'js'

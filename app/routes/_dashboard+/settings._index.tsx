@@ -217,7 +217,14 @@ export default function BotSettingsRoute() {
             <Select
               label={LABELS.search_type}
               {...fieldProps(fields.search_type)}
-              options={SEARCH_TYPES}
+              // Without an embeddings model only keyword search runs: the others are not offered (a stored one stays
+              // shown, so the page says what is set).
+              options={settings.embeddings_configured ? SEARCH_TYPES : SEARCH_TYPES.filter((type) => type.value === 'keyword' || type.value === settings.search_type)}
+              description={
+                settings.embeddings_configured
+                  ? undefined
+                  : 'Vector, hybrid and MMR search compare embeddings; no embeddings model is configured (EMBEDDINGS_MODEL), so search is by keyword.'
+              }
             />
             <NumberField
               label={LABELS.num_sources_k}
@@ -266,7 +273,10 @@ export default function BotSettingsRoute() {
 
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Hybrid and MMR search</legend>
-          <p>Used when the search type is Hybrid or MMR, which need an embeddings model.</p>
+          <p>
+            Used when the search type is Hybrid or MMR, which need an embeddings model.
+            {settings.embeddings_configured ? null : ' None is configured: these are kept for when one is.'}
+          </p>
           <div className={styles.grid}>
             <Select
               label={LABELS.hybrid_fusion}

@@ -68,6 +68,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(best.score).toBeLessThanOrEqual(1)
         const chosen = await server.call('/admin/bot_setting', { method: 'PUT', body: { search_type: 'vector' } })
         expect(chosen.status).toBe(200)
+        // The settings screen offers the vector search types once an embeddings model is configured.
+        expect(chosen.body.embeddings_configured).toBe(true)
         const [retrieved] = await server.backend.services.retriever.retrieve(PARAPHRASED.question, { limit: 4, scoreThreshold: 0 })
         expect(retrieved).toMatchObject({ title: PARAPHRASED.title, score: Number(best.score.toFixed(4)) })
         await server.call('/admin/bot_setting', { method: 'PUT', body: { search_type: 'keyword' } })

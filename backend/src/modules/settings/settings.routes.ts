@@ -26,12 +26,14 @@ export const settingsRoutes =
       ...(await settings.botSettings()),
       llm_models: await settings.modelChoices(),
       model_configured: settings.modelConfigured,
+      embeddings_configured: settings.embeddingsConfigured,
     }))
 
     app.put('/admin/bot_setting', { config: { access: 'admin' }, schema: { tags, body: BotSettingsUpdate, response: { 200: BotSettingsAnswer } } }, async (request) => ({
       ...(await settings.updateBotSettings(request.body)),
       llm_models: await settings.modelChoices(),
       model_configured: settings.modelConfigured,
+      embeddings_configured: settings.embeddingsConfigured,
     }))
 
     app.get('/admin/agent_setting', { config: { access: 'admin' }, schema: { tags, response: { 200: AgentSettingsAnswer } } }, async () => ({

@@ -46,6 +46,11 @@ export class SettingsService {
     return this.options.llm !== undefined
   }
 
+  /** Whether an embeddings model is configured: without one, only keyword search can be chosen. */
+  get embeddingsConfigured(): boolean {
+    return Boolean(this.options.embeddingsModel)
+  }
+
   /**
    * SEED.md: the model list starts with 'Use default model'; the rest are LLM_MODELS, or else the models the endpoint
    * lists. An endpoint that cannot be reached leaves LLM_MODELS (or nothing) beside the default.

@@ -7,7 +7,7 @@ forEachStorage('settings, bot info and the workflow graph', ({ server }) => {
     expect(response.status).toBe(200)
     expect(response.body).toMatchObject({ num_sources_k: 4, search_type: 'keyword', semantic_firewall: false })
     // No language model is configured here: the default is the only choice, and the answer says why.
-    expect(response.body).toMatchObject({ llm_models: ['Use default model'], model_configured: false })
+    expect(response.body).toMatchObject({ llm_models: ['Use default model'], model_configured: false, embeddings_configured: false })
     const agents = await server().call('/admin/agent_setting')
     expect(agents.body).toMatchObject({ llm_models: ['Use default model'], model_configured: false })
     const refused = await server().call('/admin/bot_setting', { method: 'PUT', body: { llm_model: 'gpt-4o' } })
