@@ -72,6 +72,9 @@ export function safeReturnPath(value: unknown): string {
   } catch {
     return DEFAULT_PATH
   }
+  // The address read may start with two slashes where the one given did not ("/.//host", "/a/..//host"): a link to
+  // another site, which is never a place to return to.
+  if (path.startsWith('//') || path.startsWith('/\\')) return DEFAULT_PATH
   if (path === '/' || path === '/login' || path === '/logout' || path.startsWith('/auth/')) return DEFAULT_PATH
   return path
 }

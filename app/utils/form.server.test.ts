@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FORM_LIMIT_BYTES, readFormData } from './form.server'
+import { FORM_LIMIT_BYTES, FORM_LIMIT_FIELDS, FORM_LIMIT_PARTS, readFormData } from './form.server'
 
 const post = (body: BodyInit | null, contentType?: string) =>
   new Request('http://127.0.0.1/ask', { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} })
@@ -70,6 +70,16 @@ describe('readFormData', () => {
     expect(await outcome(streamed)).toMatchObject({ status: 413 })
     const bigPart = multipart('b4', `--b4\nContent-Disposition: form-data; name="content"\n\n${'a'.repeat(FORM_LIMIT_BYTES + 10)}\n--b4--\n`)
     expect(await outcome(bigPart)).toMatchObject({ status: 413 })
+  })
+
+  it('answers 413 for forms of more fields than the limit, however small, and reads a form at the limit', async () => {
+    const fields = (count: number) => Array.from({ length: count }, (_, index) => `a${index}=1`).join('&')
+    expect(await outcome(post(fields(700_000), 'application/x-www-form-urlencoded'))).toMatchObject({ status: 413, message: expect.stringContaining('fields') })
+    const atLimit = await outcome(post(fields(FORM_LIMIT_FIELDS), 'application/x-www-form-urlencoded'))
+    expect([...(atLimit.form?.keys() ?? [])]).toHaveLength(FORM_LIMIT_FIELDS)
+    const parts = (count: number) => Array.from({ length: count }, (_, index) => `--b9\nContent-Disposition: form-data; name="a${index}"\n\n1\n`).join('') + '--b9--\n'
+    expect(await outcome(multipart('b9', parts(FORM_LIMIT_PARTS + 1)))).toMatchObject({ status: 413, message: expect.stringContaining('fields') })
+    expect([...((await outcome(multipart('b9', parts(FORM_LIMIT_PARTS)))).form?.keys() ?? [])]).toHaveLength(FORM_LIMIT_PARTS)
   })
 
   it("passes the upload handler's own refusals on, and still answers 400 for a broken body", async () => {

@@ -2,6 +2,13 @@ import { json, MaxPartSizeExceededError, unstable_createMemoryUploadHandler, uns
 
 /** The largest form without files the web server reads: the backend takes 2 MB bodies, percent-encoding adds more. */
 export const FORM_LIMIT_BYTES = 8 * 1024 * 1024
+/**
+ * Most fields a form may have. No form of the product comes near it (a page of drafts selected at once is a hundred);
+ * a body of hundreds of thousands of tiny fields, well under the byte limit, held the web server for seconds.
+ */
+export const FORM_LIMIT_FIELDS = 5000
+/** …and parts a multipart form may have (an upload's fields and files), each of which costs more to read. */
+export const FORM_LIMIT_PARTS = 500
 
 const FORM_TYPES = 'application/x-www-form-urlencoded or multipart/form-data'
 
@@ -65,8 +72,12 @@ async function readUrlEncoded(request: Request): Promise<FormData> {
       chunks.push(read.value)
     }
   }
+  const body = Buffer.concat(chunks)
+  // Fields are counted by their separators before any is decoded.
+  let fields = 1
+  for (let at = body.indexOf(0x26); at !== -1; at = body.indexOf(0x26, at + 1)) if (++fields > FORM_LIMIT_FIELDS) throw tooManyFields()
   const form = new FormData()
-  for (const [name, value] of new URLSearchParams(new TextDecoder().decode(Buffer.concat(chunks)))) form.append(name, value)
+  for (const [name, value] of new URLSearchParams(new TextDecoder().decode(body))) form.append(name, value)
   return form
 }
 
@@ -76,7 +87,9 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
   let handlerError: unknown
   let isBodyBroken = false
   const handler: UploadHandler = uploadHandler ?? unstable_createMemoryUploadHandler({ maxPartSize: FORM_LIMIT_BYTES })
+  let parts = 0
   const watched: UploadHandler = async (part) => {
+    if (++parts > FORM_LIMIT_PARTS) throw tooManyFields(FORM_LIMIT_PARTS)
     // A part's bytes are read by the handler: a body that breaks off shows up as the handler's error.
     const data = (async function* () {
       try {
@@ -143,6 +156,10 @@ export function assertOnlyTypedFieldsFailed(errors: Record<string, string[] | nu
 export function unknownIntent(intent: FormDataEntryValue | null | undefined): Response {
   const named = typeof intent === 'string' && intent ? `“${intent.length > 60 ? `${intent.slice(0, 60)}…` : intent}”` : 'nothing'
   return refusal(400, `This form asks for ${named}, which this page does not do.`)
+}
+
+function tooManyFields(limit = FORM_LIMIT_FIELDS): Response {
+  return refusal(413, `The form has more than the limit of ${limit} fields.`)
 }
 
 function tooLarge(): Response {

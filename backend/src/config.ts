@@ -61,7 +61,7 @@ const ConfigSchema = z.object({
     .default('')
     .transform((value) => value.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
-  MAX_UPLOAD_FILES: z.coerce.number().int().min(1).default(20),
+  MAX_UPLOAD_FILES: z.coerce.number().int().min(1).max(400).default(20),
   MAX_DECOMPRESSED_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
   UPLOAD_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
   CRAWL_MAX_PAGES: z.coerce.number().int().min(1).default(500),
