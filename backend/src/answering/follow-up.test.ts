@@ -99,3 +99,12 @@ describe('what a question names', () => {
     expect(namedObject('How do I make sure that every answer quotes the newest version of the article?')).toBeUndefined()
   })
 })
+
+describe('a question with long runs of spaces or line breaks', () => {
+  it('is read as the question with one space between its words, at once', () => {
+    const spaced = `What is the difference between${' '.repeat(3900)}a draft and an article?`
+    expect(readConversation(spaced, ['How do I add a user?'])).toEqual(readConversation('What is the difference between a draft and an article?', ['How do I add a user?']))
+    expect(namedObject(`How do I add${'\t \n'.repeat(1300)}a user?`)).toBe('a user')
+  })
+})
+

@@ -10,6 +10,8 @@
  * the subject and finds whichever passage says it.
  */
 
+import { plainQuestion } from '../retrieval/text'
+
 /**
  * "How do I disable", "can I delete", "is it possible to rename", "who can see" (group 1), then the pronoun (group 2)
  * and the rest (group 3).
@@ -70,6 +72,7 @@ const MAX_OBJECT_WORDS = 6
 
 /** What a question acts on or asks about, as its words ("a user"); undefined when it names nothing but a pronoun. */
 export function namedObject(question: string): string | undefined {
+  question = plainQuestion(question)
   const match = OBJECT_OF_ACTION.exec(question) ?? SUBJECT_ASKED.exec(question)
   const object = match?.[1]?.replace(OBJECT_END, '').trim()
   if (!object) return undefined
@@ -94,6 +97,8 @@ export function resolveFollowUp(question: string, earlierQuestions: readonly str
  * earlier ones is read as asked.
  */
 export function readConversation(question: string, earlierQuestions: readonly string[]): { question: string; earlierQuestions: string[] } {
+  question = plainQuestion(question)
+  earlierQuestions = earlierQuestions.map(plainQuestion)
   const read: string[] = []
   let previous: string | undefined
   let object: string | undefined

@@ -1,4 +1,4 @@
-import { normalize, tokenizeWithWords } from './text';
+import { normalize, plainQuestion, tokenizeWithWords } from './text';
 
 /**
  * "How do I restore …", "Can I restore …", "Is it possible to restore …": the action the question asks about is the
@@ -35,6 +35,7 @@ const PRONOUN = /^(?:i|we|you|one|they|he|she|it|this|that|these|those|me|us)$/;
  * question itself when it is not such a question ("How is the weather?", "How big are files?").
  */
 export function activeHowTo(question: string): string {
+  question = plainQuestion(question);
   const match = PASSIVE_HOW.exec(question);
   if (!match?.[1] || !match[2]) return question;
   const lead = normalize(match[1]).trim().split(/\s+/).at(-1) as string;
@@ -82,6 +83,7 @@ const CREATE = stemOf('create') as string;
  * off"), a stopword, or when none is asked.
  */
 export function askedAction(question: string, correctTerm?: (term: string) => string | undefined): string | undefined {
+  question = plainQuestion(question);
   const match = ASKED_ACTION.exec(normalize(question));
   if (!match?.[1] || LIGHT_VERB.test(match[1]) || (match[2] && PARTICLE.test(match[2]))) return undefined;
   const stem = stemOf(match[1]);
@@ -97,6 +99,7 @@ const DETERMINER = /^(?:a|an|the|any|every|all|my|our|your|their|his|her|its)$/;
  * does not ask so.
  */
 export function askedAbility(question: string, correctTerm?: (term: string) => string | undefined): string | undefined {
+  question = plainQuestion(question);
   const words = normalize(question).match(/[a-z]+/g) ?? [];
   let at = words.findIndex((word) => /^(?:can|could|may)$/.test(word));
   if (at < 0) return undefined;
@@ -114,6 +117,7 @@ export function askedAbility(question: string, correctTerm?: (term: string) => s
  * verb (log); undefined when it asks none.
  */
 export function askedPhrasalVerb(question: string): { says: RegExp; verb: string } | undefined {
+  question = plainQuestion(question);
   const phrasal = phrasalOf(question);
   const verb = phrasal === undefined ? undefined : stemOf(phrasal.split(' ')[0] as string);
   if (phrasal === undefined || verb === undefined) return undefined;
@@ -166,6 +170,7 @@ export const actionWord = (stem: string): string | undefined => ACTION_WORD.get(
  * one).
  */
 export function plainAction(question: string, correctTerm?: (term: string) => string | undefined): string {
+  question = plainQuestion(question);
   const match = ASKED_ACTION.exec(normalize(question));
   if (!match?.[1]) return question;
   const made = MAKES_ONE.test(match[1]) && match[2] !== undefined && NEW_ONE.test(match[2]) ? question.replace(new RegExp(`\\b${match[1]}\\b`, 'i'), 'create') : question;
@@ -179,6 +184,7 @@ export function plainAction(question: string, correctTerm?: (term: string) => st
  * an article?"); the question itself when it asks no action.
  */
 export function withActionWord(question: string, stem: string): string {
+  question = plainQuestion(question);
   const match = ASKED_ACTION.exec(normalize(question));
   const word = actionWord(stem);
   if (!match?.[1] || word === undefined) return question;
@@ -191,6 +197,7 @@ export function withActionWord(question: string, stem: string): string {
  * phrasal verb ("log out": "sign out"). A guide names an action one way, and its user may say another.
  */
 export function actionWordings(question: string, correctTerm?: (term: string) => string | undefined): string[] {
+  question = plainQuestion(question);
   const plain = plainAction(question, correctTerm);
   const action = askedAction(plain, correctTerm);
   // The verb as asked, as search reads it.

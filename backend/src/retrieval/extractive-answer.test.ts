@@ -415,6 +415,34 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
     expect(composeExtractiveAnswer('What can editors do?', other, idfOf(other))?.text).toBe('Editors look after the content. [1]');
   });
 
+  it('answers what something does with what it is and what it does, the sentences that go on from it', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 77,
+        title: 'What the semantic firewall does',
+        text: 'The semantic firewall is an optional safety layer. When it is switched on, every question is screened before the assistant answers it. Questions that should not be answered get a polite refusal instead of an answer.\n\nTurn the semantic firewall on under Bot settings.',
+        score: 10,
+      },
+      ...otherArticles(90),
+    ];
+    const weights = idfOf(guide);
+    expect(composeExtractiveAnswer('What does the semantic firewall do?', guide, weights)?.text).toBe(
+      'The semantic firewall is an optional safety layer. [1] When it is switched on, every question is screened before the assistant answers it. [1]',
+    );
+    // Asked what it is, the sentence that says so answers whole.
+    expect(composeExtractiveAnswer('What is the semantic firewall?', guide, weights)?.text).toBe('The semantic firewall is an optional safety layer. [1]');
+  });
+
+  it('reads a question with long runs of spaces or line breaks as the one with single spaces, at once', () => {
+    const weights = idfOf(sources);
+    for (const spaces of [' '.repeat(3900), '\t \n'.repeat(1300)]) {
+      for (const question of [`What is${spaces}a reset link?`, `how do I${spaces}reset my password?`]) {
+        expect(composeExtractiveAnswer(question, sources, weights)).toEqual(composeExtractiveAnswer(question.replace(/\s+/g, ' '), sources, weights));
+      }
+      expect(definitionFinder(`What is${spaces}a reset link?`)?.('A reset link is an address sent by email.')).toBe(true);
+    }
+  });
+
   it('answers what something is with the sentence that says what it is', () => {
     const guide: AnswerSource[] = [
       { articleId: 71, title: 'Settings', text: 'Agent settings hold the semantic firewall setting. Templates are managed on the Settings tab.', score: 10 },

@@ -2,7 +2,7 @@ import { knowledgeBaseBm25Parameters, TITLE_WEIGHT } from './bm25-index';
 import { analyzeSentences, type SentenceInfo } from './chunker';
 import { actionStems, activeHowTo, askedAbility, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 import { ANSWER_TYPE_WORD_WEIGHT, asHowToQuestion, isIndefinitePronounTerm, pairTerm, parseQuery, type AnswerType } from './query';
-import { countWords, knowledgeLanguage, normalize, tokenizeWithWords } from './text';
+import { countWords, knowledgeLanguage, normalize, plainQuestion, tokenizeWithWords } from './text';
 
 export interface AnswerSource {
   articleId: number;
@@ -206,6 +206,7 @@ interface Candidate {
   text: string;
   sourceIndex: number;
   sentenceIndex: number;
+  block: number;
   words: number;
   /** Question terms the sentence contains. */
   terms: Set<string>;
@@ -330,6 +331,8 @@ export interface AnswerCandidate {
   text: string;
   sourceIndex: number;
   sentenceIndex: number;
+  /** The block of its passage it is in (a paragraph, a list): sentences of one block go on from each other. */
+  block?: number;
   /** Question terms the sentence contains. */
   terms: ReadonlySet<string>;
   /** Share of the question's weight the sentence covers (corpus weights only). */
@@ -381,6 +384,11 @@ export interface RankedSentences {
    * whole. Not so a bare name or a request for a summary, which want more.
    */
   asksWhatItIs?: boolean;
+  /**
+   * Whether the question asks what something does ("What does the semantic firewall do?"): the sentence after the one
+   * that says what it is, in the same paragraph, says what it does and joins it.
+   */
+  asksWhatItDoes?: boolean;
   /** Whether the question asks what follows an action ("What happens when I revoke a key?"): a list of steps does not say. */
   asksConsequence?: boolean;
   /**
@@ -453,6 +461,7 @@ const NAMES_THE_LABEL_BONUS = 0.3;
  * MAX_LABEL_QUESTION_TERMS words of. As patterns that find one, capital and all, longest first.
  */
 export function labelPatterns(question: string): RegExp[] {
+  question = plainQuestion(question);
   // A question the search reads more of ("How many actors have played Doctor Who?") is found and answered by its words.
   if (new Set(tokenizedText(question).terms.filter((term) => !LABEL_KINDS().has(term))).size > MAX_LABEL_QUESTION_TERMS) return [];
   const words = question.trim().split(/\s+/);
@@ -499,6 +508,7 @@ const saysLabel = (label: RegExp, list: Pick<RankedList, 'leadIn' | 'steps'>): b
 
 /** The longest of the question's `labelPatterns` that the sources say; undefined when they say none. */
 export function namedLabel(question: string, sources: readonly Pick<AnswerSource, 'text'>[]): RegExp | undefined {
+  question = plainQuestion(question);
   return labelPatterns(question).find((pattern) => sources.some((source) => pattern.test(source.text)));
 }
 
@@ -565,6 +575,11 @@ const ASKS_WHAT_IT_IS =
  * something is for (X in group 1 or 2). It is answered by a sentence that says so ("the agent is for requests too big
  * for one answer"), or else by one that says what X is.
  */
+/**
+ * "What does the semantic firewall do?": what it is says only part of it; what it does is said in the sentence that goes
+ * on from there ("When it is switched on, every question is screened …").
+ */
+const ASKS_WHAT_IT_DOES_DO = /^\s*what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?[^?]+?\s+do\s*\?*\s*$/i;
 const ASKS_WHAT_IT_IS_FOR =
   /^\s*(?:what\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+(?:(?:used|meant|good|there)\s+)?for|what\s+(?:do|does|can|could|would|should)\s+(?:i|we|you|one|people|users?)\s+use\s+(?:(?:an?|the)\s+)?([^?]+?)\s+for)\s*\?*\s*$/i;
 /** "What can an editor do?": a question that asks what someone or something can do (X in group 1). */
@@ -647,6 +662,7 @@ function definitionPattern(question: string, isQuestion: boolean): RegExp | unde
  * question. Search ranks such a passage higher (KnowledgeService.search).
  */
 export function definitionFinder(question: string): ((passage: string) => boolean) | undefined {
+  question = plainQuestion(question);
   if (!ASKS_WHAT_IT_IS.test(question)) return undefined;
   const pattern = definitionPattern(question, true);
   if (pattern === undefined) return undefined;
@@ -911,6 +927,7 @@ export function rankAnswerSentences(
   weightOf: (term: string) => number,
   correctTerm?: (term: string) => string | undefined,
 ): RankedSentences | null {
+  question = plainQuestion(question);
   const label = namedLabel(question, sources);
   // A few words that start with a task's verb ("upload files", "invite user") ask how to do it, where the sources give
   // steps: "How do I upload files?".
@@ -956,6 +973,7 @@ export function rankAnswerSentences(
     text: string;
     sourceIndex: number;
     sentenceIndex: number;
+    block: number;
     terms: Set<string>;
     /** Question terms the heading over the sentence has and the sentence does not. */
     headingTerms: Set<string>;
@@ -999,6 +1017,8 @@ export function rankAnswerSentences(
   // A question about a fact may be answered by a sentence that refers back to what it asks about ("It was finished in
   // 1889."); words asked for without a question, or steps, are said where they are.
   const readsOnFromBefore = query.isQuestion && !asksHowTo;
+  // Asked what something does, the sentence after the one that says what it is says what it does, naming it or not.
+  const asksWhatItDoes = query.isQuestion && ASKS_WHAT_IT_DOES_DO.test(question);
   const hasAction = (stems: Iterable<string>) => {
     for (const stem of stems) if (actions.has(stem)) return true;
     return false;
@@ -1089,6 +1109,7 @@ export function rankAnswerSentences(
         text: sentence.text,
         sourceIndex,
         sentenceIndex,
+        block: sentence.block,
         terms,
         headingTerms,
         contextTerms,
@@ -1124,7 +1145,8 @@ export function rankAnswerSentences(
     ![...sentence.terms].some((term) => actionPart.has(term)) ||
     (sentence.namesAction && (objects.length === 0 || objects.some((term) => sentence.terms.has(term) || namesObject(sentence.headingTerms, term) || namesObject(titleTerms[sentence.sourceIndex] ?? new Set(), term))));
   let matching = sentences.filter(
-    (sentence) => (sentence.terms.size > 0 || sentence.headedByQuestion || (sentence.followsStep && sentence.contextTerms.size > 0)) && answersActionPart(sentence),
+    (sentence) =>
+      (sentence.terms.size > 0 || sentence.headedByQuestion || ((sentence.followsStep || asksWhatItDoes) && sentence.contextTerms.size > 0)) && answersActionPart(sentence),
   );
   // A phrasal verb ("How do I log out?") is answered by what says it, when something does: "Select the Logs tab."
   // shares its verb, not its meaning.
@@ -1238,10 +1260,11 @@ export function rankAnswerSentences(
     ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
     : undefined;
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, terms, contextTerms, followsStep, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition, headedByQuestion }) => ({
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, block, terms, contextTerms, followsStep, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition, headedByQuestion }) => ({
       text,
       sourceIndex,
       sentenceIndex,
+      block,
       // What comes of a step says what the step did: a further sentence naming it says nothing new.
       terms: followsStep ? new Set([...terms, ...contextTerms]) : terms,
       coverage,
@@ -1262,6 +1285,7 @@ export function rankAnswerSentences(
     asksHowTo,
     ...(ASKS_WHETHER_I_CAN.test(question) ? { asksWhetherICan: true } : {}),
     asksWhatItIs: query.isQuestion && defines !== undefined,
+    ...(asksWhatItDoes && defines !== undefined ? { asksWhatItDoes: true } : {}),
     asksConsequence,
     stepsDoNotAnswer,
     actionMissing: actionNamed ? undefined : action,
@@ -1487,6 +1511,16 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     // "A correction is a draft article made of …".
     // Nor does a glossary's entry or a judgement add to a sentence that says what it is: "agents – each with a name, …"
     // tells of a setting, after "An agent is an assistant that …".
+    // Asked what it does, the sentence that goes on from the one that says what it is tells what it does.
+    const saysWhatItDoes =
+      ranked.asksWhatItDoes === true && first.definition === 'says' && candidate.sourceIndex === first.sourceIndex && candidate.sentenceIndex === first.sentenceIndex + 1 && candidate.block === first.block;
+    if (saysWhatItDoes) {
+      chosen.push(candidate);
+      chosenWords += words[position] ?? 0;
+      for (const term of candidate.terms) covered.add(term);
+      for (const stem of tokenizedText(candidate.text).terms) said.add(stem);
+      continue;
+    }
     if (ranked.asksWhatItIs === true && first.defines === true && (candidate.defines !== true || (first.definition === 'says' && candidate.definition !== 'says'))) continue;
     // When the best sentence lacks the kind of answer asked for (a number, a frequency, a year) and another one on the
     // point has it, that one joins whatever its score: it is where the answer is.

@@ -1,5 +1,5 @@
 import { isEnglishWord } from './spelling';
-import { knowledgeLanguage, normalize, tokenizeWithWords } from './text';
+import { knowledgeLanguage, normalize, plainQuestion, tokenizeWithWords } from './text';
 
 /**
  * What a question asks for, read from its wording: a number ("How many", "What percentage"), a year ("What
@@ -81,6 +81,7 @@ export const TASK_REQUEST =
 
 /** A task request ("upload files") asked as the how-to question it is ("How do I upload files?"); any other text as it is. */
 export function asHowToQuestion(text: string): string {
+  text = plainQuestion(text);
   return knowledgeLanguage() === 'en' && TASK_REQUEST.test(text) ? `How do I ${text.trim()}?` : text;
 }
 
@@ -157,6 +158,7 @@ function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefine
  * `answerTypeWordWeight` and make no pairs.
  */
 export function parseQuery(text: string, options: QueryParsingOptions = {}): Query {
+  text = plainQuestion(text);
   const answerTypeWeight = options.answerTypeWordWeight ?? ANSWER_TYPE_WORD_WEIGHT;
   const requestVerbWeight = options.requestVerbWeight ?? ANSWER_TYPE_WORD_WEIGHT;
   // Contact details a user adds ("my email is x@y.z, how do I …") are not what they ask about.
