@@ -48,6 +48,11 @@ export type IngestProgress = z.infer<typeof IngestProgress>
 
 export const IngestJobParams = z.object({ task_id: z.string().trim().min(1, 'task_id is required') })
 
+/** Asterisks one exclusion pattern may hold: plenty for a real pattern (ADR 301). */
+export const MAX_PATTERN_ASTERISKS = 10
+export const TOO_MANY_ASTERISKS = `A pattern may hold at most ${MAX_PATTERN_ASTERISKS} asterisks`
+export const countAsterisks = (pattern: string) => pattern.split('*').length - 1
+
 /** Body of POST /admin/crawl. The backend caps max_depth and max_pages at its configured limits. */
 export const CrawlBody = z.object({
   start_url: z
@@ -57,7 +62,17 @@ export const CrawlBody = z.object({
     .refine((value) => /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), 'start_url must be an http or https address'),
   max_depth: z.coerce.number().int('max_depth is a whole number').min(0, 'max_depth is at least 0').default(2),
   max_pages: z.coerce.number().int('max_pages is a whole number').min(1, 'max_pages is at least 1').default(50),
-  exclude_patterns: z.array(z.string().trim().min(1).max(300, 'an exclusion pattern is at most 300 characters')).max(100, 'at most 100 exclusion patterns').default([]),
+  exclude_patterns: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(300, 'an exclusion pattern is at most 300 characters')
+        .refine((pattern) => countAsterisks(pattern) <= MAX_PATTERN_ASTERISKS, TOO_MANY_ASTERISKS),
+    )
+    .max(100, 'at most 100 exclusion patterns')
+    .default([]),
 })
 export type CrawlBody = z.infer<typeof CrawlBody>
 

@@ -68,6 +68,7 @@ const ConfigSchema = z.object({
   CRAWL_MAX_DEPTH: z.coerce.number().int().min(0).default(5),
   CRAWL_PAGE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   CRAWL_MAX_PAGE_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  CRAWL_MAX_MINUTES: z.coerce.number().int().positive().default(120),
   YOUTUBE_TRANSCRIPT_BASE_URL: z.string().url().default('https://www.youtube.com'),
   BLOB_STORE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().min(1).optional(),

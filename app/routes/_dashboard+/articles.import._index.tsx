@@ -11,7 +11,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import type { IngestLimits } from '../../../contracts/ingest'
+import { countAsterisks, MAX_PATTERN_ASTERISKS, TOO_MANY_ASTERISKS, type IngestLimits } from '../../../contracts/ingest'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { toConformErrors } from '~/components/settings/form-errors'
 import * as controls from '~/components/ui/controls.css'
@@ -57,7 +57,11 @@ function crawlFormWithin(limits: Pick<IngestLimits, 'max_crawl_depth' | 'max_cra
       .int('A whole number, please')
       .min(1, 'At least 1')
       .max(limits.max_crawl_pages, `At most ${limits.max_crawl_pages} pages`),
-    exclude_patterns: z.string().max(10_000).optional(),
+    exclude_patterns: z
+      .string()
+      .max(10_000)
+      .optional()
+      .refine((value) => (value ?? '').split('\n').every((line) => countAsterisks(line) <= MAX_PATTERN_ASTERISKS), TOO_MANY_ASTERISKS),
   })
 }
 
@@ -149,7 +153,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(request, `/articles/import/${progress.task_id}`, { summary: 'All Ok', message: 'Crawl started' })
     } catch (error) {
       if (error instanceof ApiError && error.status === 400) {
-        const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), CRAWL_LABELS)
+        // A refused pattern (exclude_patterns.2) is said beside the one field that holds them all.
+        const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors(), (field) => field.replace(/^exclude_patterns\.\d+$/, 'exclude_patterns')), CRAWL_LABELS)
         return json<ActionData>({ intent, result: submission.reply(Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [error.message] }) }, { status: 400 })
       }
       throw error

@@ -12,7 +12,7 @@ type Robots = ReturnType<typeof robotsParser>
  */
 export class CrawlScope {
   private readonly origin: string
-  private readonly patterns: Array<{ source: string; expression: RegExp }>
+  private readonly patterns: Array<{ source: string; expression: ExclusionPattern }>
 
   constructor(
     startUrl: string,
@@ -43,16 +43,62 @@ export class CrawlScope {
   }
 }
 
+/** An exclusion pattern, ready to test addresses against. */
+export interface ExclusionPattern {
+  test(text: string): boolean
+}
+
 /**
- * An exclusion pattern: `*` matches any run of characters; without a `*` it matches anywhere in the URL's
- * path and query ("/private" excludes /private/a and /x/private). Compared without regard to case.
+ * An exclusion pattern: `*` matches any run of characters and the pattern must then match the whole path and
+ * query (or the whole URL); without a `*` it matches anywhere in the URL's path and query ("/private" excludes
+ * /private/a and /x/private). Every other character stands for itself. Compared without regard to case.
+ * Matched without a regular expression, in time bounded by the lengths of pattern and address (ADR 301).
  */
-export function compileExclusion(pattern: string): RegExp {
-  const escaped = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*')
-  return new RegExp(pattern.includes('*') ? `^${escaped}$` : escaped, 'i')
+export function compileExclusion(pattern: string): ExclusionPattern {
+  const folded = foldCase(pattern)
+  if (!pattern.includes('*')) return { test: (text) => foldCase(text).includes(folded) }
+  return { test: (text) => matchesGlob(folded, foldCase(text)) }
+}
+
+/**
+ * Whether `text` as a whole matches `pattern`, whose `*` matches any run of characters but a line break (none is
+ * left in a parsed URL). Two cursors: on a mismatch only the last `*` met takes one more character, so the work is
+ * at most the product of the two lengths, whatever the pattern.
+ */
+export function matchesGlob(pattern: string, text: string): boolean {
+  let p = 0
+  let t = 0
+  let star = -1
+  let starEnd = 0
+  while (t < text.length) {
+    if (pattern[p] === '*') {
+      star = p++
+      starEnd = t
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p++
+      t++
+    } else if (star >= 0 && !isLineBreak(text[starEnd])) {
+      // A line break is matched only by the same character in the pattern: no earlier `*` could take it either.
+      p = star + 1
+      t = ++starEnd
+    } else {
+      return false
+    }
+  }
+  while (pattern[p] === '*') p++
+  return p === pattern.length
+}
+
+const isLineBreak = (character: string) => character === '\n' || character === '\r' || character === '\u2028' || character === '\u2029'
+
+/** Each UTF-16 unit to its upper case when that is one unit, not turning a non-ASCII one into ASCII (as /i compares). */
+function foldCase(text: string): string {
+  let folded = ''
+  for (const unit of text.split('')) {
+    const upper = unit.toUpperCase()
+    folded += upper.length === 1 && !(unit.charCodeAt(0) >= 128 && upper.charCodeAt(0) < 128) ? upper : unit
+  }
+  return folded
 }
 
 /**

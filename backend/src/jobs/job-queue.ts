@@ -43,6 +43,11 @@ export class JobStoppedError extends Error {
   }
 }
 
+/** Thrown by a handler for a failure another attempt would only repeat: the job fails at once, with this message. */
+export class FinalJobError extends Error {
+  override readonly name = 'FinalJobError'
+}
+
 /** The job was cancelled or taken over by another worker: whatever this worker was doing for it must not commit. */
 export class JobLostError extends Error {
   constructor(jobId: string) {
@@ -470,7 +475,7 @@ export class JobQueue {
         return
       }
       const message = error instanceof Error ? error.message : String(error)
-      const isFinal = job.attempts >= job.maxAttempts
+      const isFinal = error instanceof FinalJobError || job.attempts >= job.maxAttempts
       await this.db
         .query(
           `UPDATE jobs SET status = $2, error = $3, locked_by = NULL, updated_at = now(),

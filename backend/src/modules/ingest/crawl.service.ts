@@ -9,7 +9,7 @@ import { decodeBody, FetchError, type FetchedResource, type GuardedFetcher } fro
 import { extractReadableHtml } from '../../ingest/html-extractor'
 import { sniffFormat } from '../../ingest/sniff-format'
 import { FetchRefusedError } from '../../ingest/ssrf-guard'
-import type { Job, JobContext, JobQueue } from '../../jobs/job-queue'
+import { FinalJobError, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
 import { articlesRepository } from '../articles/articles.repository'
 import { AlreadySettledError, CRAWL_JOB, JobInterruptedError } from './ingest-job'
 import { ingestRepository as repository, type PendingPage } from './ingest.repository'
@@ -25,6 +25,8 @@ export interface CrawlOptions {
   maxDepth: number
   pageTimeoutMs: number
   maxPageBytes: number
+  /** The longest a crawl may take from its request, restarts included: then it fails, its pages not reached skipped. */
+  maxMinutes: number
   extraction: ExtractionLimits
 }
 
@@ -86,6 +88,14 @@ export class CrawlService {
 
   private async runCrawl(job: Job<CrawlPayload, CrawlSummary>, context: JobContext<CrawlSummary>): Promise<CrawlSummary> {
     const { start_url: startUrl, max_pages: maxPages } = job.payload
+    // An attempt that ended without recording its failure (the process died during it) still counts: a crawl that
+    // takes its backend down with it is not started again and again.
+    if (job.attempts > job.maxAttempts) await this.giveUp(job.id, `did not finish in ${job.maxAttempts} attempts and was not tried again`)
+    const deadline = job.createdAt.getTime() + this.options.maxMinutes * 60_000
+    const checkTime = async () => {
+      if (Date.now() > deadline) await this.giveUp(job.id, `took longer than ${this.options.maxMinutes} minutes and was stopped`)
+    }
+    await checkTime()
     await repository.addCrawlUrls(this.db, job.id, [{ url: startUrl, depth: 0, status: 'pending' }])
     const { robots, problem: robotsProblem } = await loadRobots(startUrl, this.fetcher, { timeoutMs: this.options.pageTimeoutMs, signal: this.stopping }).catch(
       (error) => {
@@ -96,6 +106,7 @@ export class CrawlService {
     const delayMs = scope.crawlDelaySeconds(MAX_CRAWL_DELAY_SECONDS) * 1000
     for (let fetchedHere = 0; ; ) {
       if (this.stopping.aborted) throw new JobInterruptedError()
+      await checkTime()
       const counts = await repository.countFetchedPages(this.db, job.id)
       const total = Math.min(maxPages, counts.fetched + counts.pending)
       await context.reportProgress(counts.fetched, total, { fetched: counts.fetched })
@@ -120,6 +131,12 @@ export class CrawlService {
     }
     const counts = await repository.countFetchedPages(this.db, job.id)
     return { fetched: counts.fetched }
+  }
+
+  /** Ends the crawl as failed ("The crawl failed: it took…") without another attempt; the pages not reached say why. */
+  private async giveUp(jobId: string, what: string): Promise<never> {
+    await repository.skipPendingPages(this.db, jobId, `Not reached: the crawl ${what}`)
+    throw new FinalJobError(`it ${what}`)
   }
 
   private async crawlPage(job: Job<CrawlPayload, CrawlSummary>, page: PendingPage, scope: CrawlScope, claim: (tx: Queryable) => Promise<void>): Promise<void> {

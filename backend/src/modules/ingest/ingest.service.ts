@@ -27,7 +27,7 @@ export interface IngestSettings {
   waitMs: number
   limits: IngestLimits
   extraction: ExtractionLimits
-  crawl: { pageTimeoutMs: number; maxPageBytes: number }
+  crawl: { pageTimeoutMs: number; maxPageBytes: number; maxMinutes: number }
 }
 
 export interface IngestDependencies {
@@ -163,6 +163,6 @@ export function createIngestService(db: Database, jobs: JobQueue, config: Config
     },
     // Per-file bounds beyond the upload size; generous for real documents, fatal to pathological ones.
     extraction: { maxDecompressedBytes: config.MAX_DECOMPRESSED_BYTES, maxTextChars: 5_000_000, maxPdfPages: 2000, maxCsvRows: 10_000, timeoutMs: 120_000 },
-    crawl: { pageTimeoutMs: config.CRAWL_PAGE_TIMEOUT_MS, maxPageBytes: config.CRAWL_MAX_PAGE_BYTES },
+    crawl: { pageTimeoutMs: config.CRAWL_PAGE_TIMEOUT_MS, maxPageBytes: config.CRAWL_MAX_PAGE_BYTES, maxMinutes: config.CRAWL_MAX_MINUTES },
   })
 }

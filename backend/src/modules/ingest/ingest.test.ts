@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, MANY_PAGE_COUNT, startFixtureSite, type FixtureSite } from '../../../../tests/fixtures/fixture-site'
+import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, LONG_LINK_PATH, MANY_PAGE_COUNT, startFixtureSite, type FixtureSite } from '../../../../tests/fixtures/fixture-site'
 import { makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf } from '../../../../tests/fixtures/sample-files'
 import type { BuildOptions } from '../../app'
 import { createFakeResolver } from '../../ingest/fake-dns.test-support'
@@ -367,6 +367,27 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(response.body.details).toEqual([{ field: 'max_pages', message: 'max_pages is at most 100' }])
       })
 
+      it('judges long links against a pattern of many asterisks and finishes the crawl', async () => {
+        const pattern = `*/${'a*'.repeat(9)}Z`
+        const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/long-link`, max_depth: 1, max_pages: 3, exclude_patterns: [pattern] } })
+        expect(started.status).toBe(200)
+        const done = await waitForIngest(server, started.body.task_id)
+        expect(done.status).toBe('finished')
+        const byUrl = new Map<string, any>(done.pages.map((page: any) => [page.url, page]))
+        expect(byUrl.get(`${site.baseUrl}${LONG_LINK_PATH}`).status).not.toBe('excluded')
+        expect(byUrl.get(`${site.baseUrl}${LONG_LINK_PATH}Z`)).toMatchObject({ status: 'excluded', reason: `matches the exclusion pattern "${pattern}"` })
+      })
+
+      it('refuses an exclusion pattern of more than 10 asterisks, naming it', async () => {
+        const body = { start_url: `${site.baseUrl}/`, exclude_patterns: ['/drafts/*', `*/${'a*'.repeat(20)}Z`] }
+        const response = await server.call('/admin/crawl', { method: 'POST', body })
+        expect(response.status).toBe(400)
+        expect(response.body.details).toEqual([{ field: 'exclude_patterns.1', message: 'A pattern may hold at most 10 asterisks' }])
+        const tenStars = await server.call('/admin/crawl', { method: 'POST', body: { ...body, max_depth: 0, max_pages: 1, exclude_patterns: [`*/${'a*'.repeat(9)}Z`] } })
+        expect(tenStars.status).toBe(200)
+        await waitForIngest(server, tenStars.body.task_id)
+      })
+
       it('refuses a start URL that is not http(s)', async () => {
         const response = await server.call('/admin/crawl', { method: 'POST', body: { start_url: 'file:///etc/passwd' } })
         expect(response.status).toBe(400)
@@ -417,6 +438,28 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
 
     // Last: it replaces the backend with a restarted one.
     describe.skipIf(!isAvailable)('restart', () => {
+      it('fails a crawl past its time budget, or whose every attempt ended with its backend, at once and for good', async () => {
+        // Recorded without a worker, so that their history can be written before any attempt.
+        server = await server.restart({ RUN_WORKER: 'false' })
+        const body = { start_url: `${site.baseUrl}/guide/watering`, max_depth: 1, max_pages: 5 }
+        const late = (await server.call('/admin/crawl', { method: 'POST', body })).body.task_id
+        const crashing = (await server.call('/admin/crawl', { method: 'POST', body })).body.task_id
+        await server.backend.db.query(`UPDATE jobs SET created_at = now() - interval '121 minutes' WHERE id = $1`, [late])
+        await server.backend.db.query(`UPDATE jobs SET attempts = max_attempts WHERE id = $1`, [crashing])
+        server = await server.restart({ RUN_WORKER: 'true' })
+
+        const lateDone = await waitForIngest(server, late)
+        expect(lateDone).toMatchObject({ status: 'failed', success: false, message: 'The crawl failed: it took longer than 120 minutes and was stopped' })
+        expect(lateDone.pages).toEqual([
+          expect.objectContaining({ url: body.start_url, status: 'skipped', reason: 'Not reached: the crawl took longer than 120 minutes and was stopped' }),
+        ])
+        const crashingDone = await waitForIngest(server, crashing)
+        expect(crashingDone).toMatchObject({ status: 'failed', message: 'The crawl failed: it did not finish in 10 attempts and was not tried again' })
+        expect(crashingDone.pages.map((page: any) => page.status)).toEqual(['skipped'])
+        // Failed for good: not queued for another attempt.
+        expect(await server.backend.jobs.get(late)).toMatchObject({ status: 'failed', attempts: 1 })
+      })
+
       it('resumes a crawl stopped mid-way by a restart: no page lost, none stored twice', async () => {
         const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/many/`, max_depth: 1, max_pages: 50 } })
         const taskId = started.body.task_id
