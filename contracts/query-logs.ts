@@ -32,8 +32,8 @@ const Day = (name: string) =>
     }, `${name} is not a calendar day`)
 
 /**
- * GET /query_logs: SEED.md's limit, last_id and status, plus a text search (`q`: question or answer, ignoring case
- * and accents), a date range (`from`, `to`), column filters and the sort order. last_id pages in that order.
+ * GET /query_logs: SEED.md's limit, last_id and status, plus a text search (`q`: every word of it, in any order, in
+ * the question or the answer, ignoring case and accents), a date range (`from`, `to`), column filters and the sort order. last_id pages in that order.
  */
 export const QueryLogsQuery = z
   .object({

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test'
+import { pageWidth, widestElements } from './support/checks'
 
 /** Words of their own per project and test, so the js and no-js runs never find each other's logs. */
 const wordFor = (testInfo: TestInfo, base: string) => `${base}${testInfo.project.name === 'js' ? 'jay' : 'nox'}${testInfo.retry}`
@@ -154,6 +155,88 @@ test.describe('Logs', () => {
     await expect(page).toHaveURL(/\/logs\?sortField=id&sortOrder=1$/)
   })
 
+  test('keeps every column in view beside a long question without spaces, at 1366 and 390 px', async ({ page }, testInfo) => {
+    const word = wordFor(testInfo, 'unbroken')
+    const questions = [`${word}${'supercalifragilisticexpialidocious'.repeat(20)}`, `${word}${'x'.repeat(3990 - word.length)}`]
+    for (const question of questions) await ask(page, question)
+    await page.goto(`/logs?command=${word}&command_mode=contains`)
+    const table = page.getByRole('table', { name: 'Query logs' })
+    const region = page.getByRole('region', { name: 'Query logs' })
+    await expect(table.locator('tbody tr')).toHaveCount(2)
+    // How far each column reaches to the right, and the box the table scrolls in.
+    const measure = () =>
+      region.evaluate((box) => ({
+        right: box.getBoundingClientRect().right,
+        clientWidth: box.clientWidth,
+        scrollWidth: box.scrollWidth,
+        columns: [...box.querySelectorAll('thead th')].map((header) => ({ name: header.textContent!.trim(), right: header.getBoundingClientRect().right })),
+      }))
+
+    await page.setViewportSize({ width: 1366, height: 900 })
+    const wide = await measure()
+    // The questions wrap: the table fits its box, and Status, Feedback, Comments and Asked are seen without scrolling.
+    expect(wide.scrollWidth, 'the table scrolls sideways at 1366 px').toBeLessThanOrEqual(wide.clientWidth + 1)
+    for (const column of wide.columns) expect(column.right, `the ${column.name} column's right edge at 1366 px`).toBeLessThanOrEqual(wide.right + 1)
+    await expect(table.getByRole('link', { name: questions[1], exact: true })).toBeVisible()
+
+    await page.setViewportSize({ width: 390, height: 844 })
+    expect(await pageWidth(page), (await widestElements(page, 390)).join('\n')).toBeLessThanOrEqual(390)
+    // On a phone the table scrolls in its box, no wider than any table of its columns (44rem), not the length of the question.
+    const narrow = await measure()
+    expect(narrow.scrollWidth, 'the table scrolls sideways at 390 px').toBeLessThanOrEqual(44 * 16 + 2)
+
+    // The log and the saved query show the question whole, wrapped.
+    await table.getByRole('link', { name: questions[1], exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1, name: /^Log \d+$/ })).toBeVisible()
+    expect(await pageWidth(page), (await widestElements(page, 390)).join('\n')).toBeLessThanOrEqual(390)
+    const save = page.getByRole('form', { name: 'Save to my queries' })
+    await whenHydrated(save.getByRole('button', { name: 'Save query' }), testInfo)
+    await save.getByRole('button', { name: 'Save query' }).click()
+    await expect(save.getByRole('button', { name: 'Update saved query' })).toBeVisible()
+    await page.goto('/saved')
+    await expect(page.getByRole('heading', { level: 2, name: questions[1] })).toBeVisible()
+    expect(await pageWidth(page), (await widestElements(page, 390)).join('\n')).toBeLessThanOrEqual(390)
+    await page.getByRole('form', { name: `Delete saved query ${questions[1]}` }).getByRole('button', { name: 'Delete saved query' }).click()
+    await expect(page.getByRole('heading', { level: 2, name: questions[1] })).toHaveCount(0)
+  })
+
+  test('comes back from a log to the list as it was: its filters, sort and pages', async ({ page }, testInfo) => {
+    const word = wordFor(testInfo, 'homeward')
+    const first = `How do I ${word} publish drafts?`
+    const second = `How do I ${word} delete drafts?`
+    await ask(page, first)
+    await ask(page, second)
+    const table = page.getByRole('table', { name: 'Query logs' })
+    const questions = () => table.locator('tbody tr td:nth-child(2)').allInnerTexts()
+    await page.goto(`/logs?q=drafts&command=${word}&command_mode=contains&sortField=id&sortOrder=1`)
+    await expect.poll(questions).toEqual([first, second])
+    // The address of the list with its pages loaded, as "Load more" leaves it.
+    const firstId = Number(await table.locator('tbody tr td:first-child').first().innerText())
+    const list = `/logs?q=drafts&command=${word}&command_mode=contains&sortField=id&sortOrder=1&through=${firstId}`
+    await page.goto(list)
+    await expect.poll(questions).toEqual([first, second])
+
+    await table.getByRole('link', { name: second, exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1, name: /^Log \d+$/ })).toBeVisible()
+    // A comment added on the way keeps the way back.
+    const add = page.getByRole('form', { name: 'Add comment' })
+    await whenHydrated(add.getByRole('button', { name: 'Add comment' }), testInfo)
+    await add.getByLabel('New comment').fill(`A ${word} remark`)
+    await add.getByRole('button', { name: 'Add comment' }).click()
+    await expect(page.getByRole('form', { name: 'Edit comment 1' })).toBeVisible()
+    await page.getByRole('link', { name: '← Logs' }).click()
+    await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === list)
+    await expect.poll(questions).toEqual([first, second])
+    await expect(page.getByRole('form', { name: 'Filter logs' }).getByLabel('Question', { exact: true })).toHaveValue(word)
+    await expect(table.getByRole('columnheader', { name: 'Id' })).toHaveAttribute('aria-sort', 'ascending')
+
+    // The way back is only ever the list: never another site or another page.
+    for (const back of ['https://evil.example/logs', '//evil.example/logs', '/\\evil.example/logs', '/users?filter=x']) {
+      await page.goto(`/logs/${firstId}?${new URLSearchParams({ back })}`)
+      await expect(page.getByRole('link', { name: '← Logs' })).toHaveAttribute('href', '/logs')
+    }
+  })
+
   test('adds, updates and deletes the main comment and the user comments, each in place', async ({ page }, testInfo) => {
     const word = wordFor(testInfo, 'remark')
     const question = `How do I write a ${word} about drafts?`
@@ -264,6 +347,27 @@ test.describe('Logs', () => {
     await expect(page).toHaveURL(/\/logs$/)
     // One assertion: with scripts on the toast leaves after its life.
     await expect(toast(page, 'Cannot fetch query log by id').filter({ hasText: 'Something went wrong' })).toBeVisible()
+  })
+
+  test('says that a comment cannot be added to a log that no longer exists', async ({ page }, testInfo) => {
+    const question = `Who removed the ${wordFor(testInfo, 'bygone')} log?`
+    await ask(page, question)
+    await openLogOf(page, question)
+    const add = page.getByRole('form', { name: 'Add comment' })
+    await whenHydrated(add.getByRole('button', { name: 'Add comment' }), testInfo)
+    // The log is deleted while its page is open: the comment goes to a log that is not there.
+    await page.route(/\/logs\/\d+(\?.*)?$/, (route) => {
+      if (route.request().method() !== 'POST') return route.fallback()
+      const url = new URL(route.request().url())
+      url.pathname = '/logs/999999'
+      return route.continue({ url: url.toString() })
+    })
+    await add.getByLabel('New comment').fill('Too late')
+    await add.getByRole('button', { name: 'Add comment' }).click()
+    await expect(page).toHaveURL(/\/logs$/)
+    // One assertion: with scripts on the toast leaves after its life.
+    await expect(toast(page, 'Cannot add comment: log 999999 no longer exists').filter({ hasText: 'Something went wrong' })).toBeVisible()
+    await expect(toast(page, 'Cannot fetch query log by id')).toHaveCount(0)
   })
 
   test('turns a log into a draft with a corrected answer', async ({ page }, testInfo) => {

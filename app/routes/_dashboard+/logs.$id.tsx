@@ -15,12 +15,13 @@ import { Markdown } from '~/components/markdown/markdown'
 import { markdownExcerpt } from '~/components/markdown/markdown-document'
 import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
-import { ApiError } from '~/models/api.server'
+import { ApiError, type ApiSession } from '~/models/api.server'
 import { createDraftFromAnswer } from '~/models/articles.server'
 import { addComment, deleteComment, deleteMainComment, getQueryLog, listFavorites, saveFavorite, setMainComment, updateComment } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { humanize, modeLabel, statusLabel } from '~/utils/labels'
+import { listBack } from '~/utils/list-back'
 import { backHere, readerHref } from '~/utils/reader'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
@@ -33,22 +34,51 @@ const FETCH_FAILED = 'Cannot fetch query log by id'
 const DELETE_FAILED = 'Cannot delete comment'
 const SAVE_FAILED = 'Cannot save or update query'
 
+/** What could not be done, by form, when the log itself is gone: said on the list, since the log's page is gone too. */
+const GONE_FAILED: Record<keyof typeof LogForms, string> = {
+  'main-save': 'Cannot save the main comment',
+  'main-delete': 'Cannot delete the main comment',
+  'comment-add': 'Cannot add comment',
+  'comment-update': 'Cannot update comment',
+  'comment-delete': DELETE_FAILED,
+  favorite: SAVE_FAILED,
+  draft: 'Cannot save the draft',
+}
+
 const logIdOf = (params: { id?: string }) => {
   const id = Number(params.id)
   return Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null
 }
 
+/** The log's page, keeping the list it was opened from (its `back`), with `extra` parameters. */
+const logPageHref = (logId: number, list: string, extra: Record<string, string> = {}) => {
+  const search = new URLSearchParams({ ...(list === '/logs' ? {} : { back: list }), ...extra }).toString()
+  return `/logs/${logId}${search ? `?${search}` : ''}`
+}
+
+/** Whether the log is gone (deleted since its page was shown, or never was); not when the backend cannot say. */
+async function isLogGone(api: ApiSession, logId: number) {
+  try {
+    await getQueryLog(api, logId)
+    return false
+  } catch (error) {
+    return error instanceof ApiError && error.status === 404
+  }
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const logId = logIdOf(params)
+  // The list the log was opened from, as it was: its filters, sort and the pages loaded.
+  const back = listBack(request.url, '/logs')
   // SEED.md §8: a log that cannot be fetched is an error toast, back on the list.
-  const fail = () => redirectWithToast(request, '/logs', errorToast(FETCH_FAILED))
+  const fail = () => redirectWithToast(request, back, errorToast(FETCH_FAILED))
   if (!logId) return fail()
   try {
     const api = await requireApiSession(request)
     // The reader's own saved query of this log, if any: the save form shows its note, so saving again keeps it.
     const [log, favorites] = await Promise.all([getQueryLog(api, logId), listFavorites(api).catch(() => [])])
     const savedNote = favorites.find((favorite) => favorite.log_id === logId)?.comment ?? null
-    return json({ log, savedNote, draftId: readInteger(new URL(request.url).searchParams, 'draft', 0) || null })
+    return json({ log, savedNote, back, draftId: readInteger(new URL(request.url).searchParams, 'draft', 0) || null })
   } catch (error) {
     if (error instanceof ApiError) return fail()
     throw error
@@ -62,7 +92,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = String(formData.get('intent'))
   if (!Object.hasOwn(LogForms, intent)) throw unknownIntent(intent)
   const formId = String(formData.get('form_id') ?? intent)
-  const back = `/logs/${logId}`
+  const list = listBack(request.url, '/logs')
+  const back = logPageHref(logId, list)
   const isEnhanced = formData.get('enhanced') === '1'
   const api = await requireApiSession(request)
   const submission = parseWithZod(formData, { schema: LogForms[intent as keyof typeof LogForms] })
@@ -73,7 +104,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const value = submission.value
   const done = (message: string, extra: Partial<LogFormData> = {}, redirectTo = back) =>
     respondWithToast<LogFormData>(request, { isEnhanced, redirectTo, data: { formId, ...extra }, toast: { summary: 'All Ok', message } })
-  const failed = (message: string) => respondWithToast<LogFormData>(request, { isEnhanced, redirectTo: back, data: { formId }, toast: errorToast(message) })
+  const failed = async (error: ApiError, message: string) => {
+    // A log gone meanwhile: its page would only say that it cannot be fetched, so the list says what failed and why.
+    if (error.status === 404 && (await isLogGone(api, logId))) return redirectWithToast(request, list, errorToast(`${GONE_FAILED[value.intent]}: log ${logId} no longer exists`))
+    return respondWithToast<LogFormData>(request, { isEnhanced, redirectTo: back, data: { formId }, toast: errorToast(message) })
+  }
   try {
     switch (value.intent) {
       case 'main-save':
@@ -89,7 +124,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         try {
           await (value.intent === 'main-delete' ? deleteMainComment(api, logId) : deleteComment(api, value.comment_id))
         } catch (error) {
-          if (error instanceof ApiError) return failed(DELETE_FAILED)
+          if (error instanceof ApiError) return failed(error, DELETE_FAILED)
           throw error
         }
         return done('Comment deleted')
@@ -97,12 +132,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
         try {
           return done((await saveFavorite(api, { logId, comment: value.comment })).message)
         } catch (error) {
-          if (error instanceof ApiError) return failed(SAVE_FAILED)
+          if (error instanceof ApiError) return failed(error, SAVE_FAILED)
           throw error
         }
       case 'draft': {
         const draft = await createDraftFromAnswer(api, { question: value.question, answer: value.answer, logId })
-        return done('Draft saved', { draftId: draft.id }, `${back}?draft=${draft.id}`)
+        return done('Draft saved', { draftId: draft.id }, logPageHref(logId, list, { draft: String(draft.id) }))
       }
     }
   } catch (error) {
@@ -112,19 +147,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const fieldErrors = error.fieldErrors()
       return json<LogFormData>({ formId, result: submission.reply({ fieldErrors: Object.keys(fieldErrors).length ? fieldErrors : { comment: [error.message] } }) }, { status: 400 })
     }
-    return failed(error.message)
+    return failed(error, error.message)
   }
 }
 
 /** One query log: the answer, its sources (deleted ones marked), feedback, the comments, and what can be made of it. */
 export default function LogRoute() {
-  const { log, draftId, savedNote } = useLoaderData<typeof loader>() as { log: QueryLog; draftId: number | null; savedNote: string | null }
+  const { log, draftId, savedNote, back } = useLoaderData<typeof loader>() as { log: QueryLog; draftId: number | null; savedNote: string | null; back: string }
   const location = useLocation()
   return (
     <>
       <section className={layout.card} aria-labelledby="log-heading">
         <p>
-          <Link to="/logs">← Logs</Link>
+          <Link to={back}>← Logs</Link>
         </p>
         <h1 id="log-heading">Log {log.id}</h1>
         <dl className={styles.facts}>

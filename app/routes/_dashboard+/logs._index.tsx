@@ -18,6 +18,7 @@ import { ApiError, type ApiSession } from '~/models/api.server'
 import { listQueryLogs, type LogsTableQuery } from '~/models/query-logs.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { withListBack } from '~/utils/list-back'
 import { statusLabel } from '~/utils/labels'
 import { screenMeta } from '~/sponsors/meta'
 
@@ -295,6 +296,8 @@ function LogsList({ data }: { data: LogsData }) {
   const location = useLocation()
   const navigate = useNavigate()
   const listHref = (changes: Record<string, string | number | null>) => hrefWith('/logs', location.search, { last_id: null, through: null, ...changes })
+  // A log comes back to the list as it is shown: its filters, sort and the pages loaded.
+  const logHref = (id: number) => withListBack(`/logs/${id}`, location)
 
   // Each fetched page is kept by the id it follows, so a revalidated page replaces its earlier copy.
   useEffect(() => {
@@ -345,12 +348,15 @@ function LogsList({ data }: { data: LogsData }) {
             {logs.map((log) => (
               <tr key={log.id}>
                 <td className={table.numeric}>
-                  <Link to={`/logs/${log.id}`} aria-label={`Log ${log.id}`}>
+                  <Link to={logHref(log.id)} aria-label={`Log ${log.id}`}>
                     {log.id}
                   </Link>
                 </td>
-                <td>
-                  <Link to={`/logs/${log.id}`}>{log.command}</Link>
+                {/* A long question, with or without spaces, wraps in its column and shows its first three lines: the log has it whole. */}
+                <td className={table.titleCell}>
+                  <Link to={logHref(log.id)} className={table.clamp}>
+                    {log.command}
+                  </Link>
                 </td>
                 <td>{statusLabel(log.status)}</td>
                 <td>{log.feedback === 'like' ? 'Liked' : log.feedback === 'dislike' ? 'Disliked' : '—'}</td>

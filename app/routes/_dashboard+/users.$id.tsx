@@ -23,6 +23,7 @@ import { parseUserForm, PERSON_LABELS, PersonFields } from '~/components/adminis
 import { fieldErrorsInFormWords } from '~/utils/form-words'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { listBack } from '~/utils/list-back'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { readFormData } from '~/utils/form.server'
@@ -47,10 +48,7 @@ function userId(params: { id?: string }) {
 }
 
 /** Where to go back to: the list page the editor came from, never another site. */
-function backTo(request: Request) {
-  const back = new URL(request.url).searchParams.get('back') ?? ''
-  return /^\/users(\?[^\\]*)?$/.test(back) ? back : '/users'
-}
+const backTo = (request: Request) => listBack(request.url, '/users')
 
 /** The groups of an organisation, to offer in the form; a failure to get them is said above the list. */
 async function loadGroups(session: ApiSession, organizationId: number): Promise<GroupChoice> {

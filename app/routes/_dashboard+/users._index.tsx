@@ -18,6 +18,7 @@ import { ApiError } from '~/models/api.server'
 import { listUsers } from '~/models/users.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
+import { withListBack } from '~/utils/list-back'
 import { ROLE_LABELS } from '~/utils/role-labels'
 import { screenMeta } from '~/sponsors/meta'
 
@@ -94,7 +95,6 @@ export default function UsersRoute() {
   const navigation = useNavigation()
   const isLoading = navigation.state === 'loading' && navigation.location.pathname === '/users'
   const hrefFor = (changes: Record<string, string | number | null>) => hrefWith('/users', location.search, changes)
-  const returnTo = `${location.pathname}${location.search}`
   const keep: Record<string, string | number> = { sortField: sort.field, sortOrder: sort.order, ...(rows !== PAGE_SIZE_USERS ? { rows } : {}) }
   const clearHref = hrefFor({ first: null, filter: null, ...Object.fromEntries(FILTER_COLUMNS.flatMap((column) => [[column.field, null], [modeParamOf(column.field), null]])) })
   const isFiltered = Boolean(filter) || Object.keys(activeFilters(filterValues)).length > 0
@@ -163,7 +163,7 @@ export default function UsersRoute() {
                 </td>
                 <td>
                   <span className={table.actions}>
-                    <Link to={`/users/${user.id}?${new URLSearchParams({ back: returnTo })}`} aria-label={`Edit ${user.username}`}>
+                    <Link to={withListBack(`/users/${user.id}`, location)} aria-label={`Edit ${user.username}`}>
                       Edit
                     </Link>
                   </span>

@@ -32,6 +32,14 @@ forEachStorage('the query logs table: search, date range, column filters and sor
     expect(await logs({ q: '100%' })).toEqual([ids.percent])
     expect(await logs({ q: 'ferry_f' })).toEqual([ids.percent])
     expect(await logs({ q: 'ferry%fare' })).toEqual([])
+    // Every word, in any order, each anywhere in the question or the answer.
+    expect(await logs({ q: 'muller cafe' })).toEqual([ids.cafe])
+    expect(await logs({ q: 'where  MÜLLER' })).toEqual([ids.cafe])
+    expect(await logs({ q: 'leave when ferry' })).toEqual([ids.ferry])
+    expect(await logs({ q: 'ferry lighthouse' })).toEqual([])
+    expect(await logs({ q: 'refundable 100%' })).toEqual([ids.percent])
+    await server().backend.db.query(`UPDATE query_logs SET answer = 'The keeper Jensen opened it in 1902.' WHERE id = $1`, [ids.old])
+    expect(await logs({ q: 'jensen LIGHTHOUSE' })).toEqual([ids.old])
     // An empty search matches everything.
     expect((await logs({ q: '' })).length).toBeGreaterThanOrEqual(4)
   })

@@ -180,6 +180,9 @@ export interface LogPageQuery {
 
 const SELECT_LOG = `SELECT l.*, u.username FROM query_logs l LEFT JOIN users u ON u.id = l.user_id`
 
+/** The words of the table's search, each once: none for an empty search. */
+export const searchWords = (search: string | undefined): string[] => [...new Set((search ?? '').split(/\s+/).filter(Boolean))]
+
 async function withComments(db: Queryable, rows: QueryLogRow[]): Promise<QueryLogRecord[]> {
   if (rows.length === 0) return []
   const comments = await db.query<{ id: number; log_id: number; comment: string; username: string | null; created_at: Date }>(
@@ -342,8 +345,9 @@ export const queryLogsRepository = {
     const conditions: string[] = [`(${STATUS_CONDITIONS[options.status]})`]
     if (options.scope.organizationId !== null) conditions.push(`l.organization_id = ${add(options.scope.organizationId)}`)
     if (options.scope.userId) conditions.push(`l.user_id = ${add(options.scope.userId)}`)
-    if (options.search) {
-      const text = add(options.search)
+    // Every word of the search, in any order, each in the question or in the answer.
+    for (const word of searchWords(options.search)) {
+      const text = add(word)
       conditions.push(`(${foldedContains('fold_text(l.command)', text)} OR ${foldedContains("fold_text(COALESCE(l.answer, ''))", text)})`)
     }
     if (options.from) conditions.push(`(l.created_at AT TIME ZONE 'UTC')::date >= ${add(options.from)}::date`)
