@@ -83,12 +83,12 @@ const USER_FILTER_SQL: Record<keyof typeof USER_FILTER_COLUMNS, FilterColumnSql>
 
 const USER_SORT_SQL: Record<UserSortField, string> = {
   id: 'u.id',
-  username: 'lower(u.username)',
-  email: 'lower(u.email)',
-  firstName: 'lower(u.first_name)',
-  lastName: 'lower(u.last_name)',
-  organization_name: 'lower(o.name)',
-  group_name: 'lower(g.name)',
+  username: 'fold_text(u.username)',
+  email: 'fold_text(u.email)',
+  firstName: 'fold_text(u.first_name)',
+  lastName: 'fold_text(u.last_name)',
+  organization_name: 'fold_text(o.name)',
+  group_name: 'fold_text(g.name)',
   enabled: 'u.enabled',
   created_at: 'u.created_at',
 }
