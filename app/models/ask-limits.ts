@@ -4,6 +4,7 @@
 export const MAX_ANSWER_TRIES = 10
 export const QUESTION_MAX_LENGTH = 4000
 export const FEEDBACK_REASON_MAX_LENGTH = 1000
+export const SAVED_COMMENT_MAX_LENGTH = 5000
 
 /**
  * When to check a slow answer again (SEED.md §4). Check 0 is the page the question's post leads to: it shows what is

@@ -5,7 +5,7 @@ import { FavoriteSaved, LogChanged } from '../../contracts/query-logs'
 import { BotInfo, WhoAmI } from '../../contracts/settings'
 import { markdownExcerptShowing, toMarkdownDocument } from '~/components/markdown/markdown-document'
 import { callApi, callApiForFile, type ApiSession } from './api.server'
-import { FEEDBACK_REASON_MAX_LENGTH, QUESTION_MAX_LENGTH } from './ask-limits'
+import { FEEDBACK_REASON_MAX_LENGTH, QUESTION_MAX_LENGTH, SAVED_COMMENT_MAX_LENGTH } from './ask-limits'
 
 /** How much of a quoted passage a source card shows, as plain text. */
 export const SOURCE_EXCERPT_LENGTH = 240
@@ -138,7 +138,7 @@ export const FeedbackForm = z
   })
   .refine(hasAnswerAddress)
 export const FavoriteForm = z
-  .object({ intent: z.literal('favorite'), log_id: z.coerce.number().int().positive(), comment: z.string().trim().max(5000).default(''), ...AnswerAddress })
+  .object({ intent: z.literal('favorite'), log_id: z.coerce.number().int().positive(), comment: z.string().trim().max(SAVED_COMMENT_MAX_LENGTH).default(''), ...AnswerAddress })
   .refine(hasAnswerAddress)
 export const ToggleForm = z.object({ intent: z.literal('toggleBotInfo'), task: z.string().optional(), log: z.string().optional(), thread: z.string().optional() })
 /** The way to ask: the knowledge base's answer (expert) or the agent (agent); the choice is remembered. */

@@ -126,6 +126,20 @@ test.describe('Ask: after the answer', () => {
     await expect(page.getByRole('form', { name: 'Save query' }).getByRole('button', { name: 'Update saved query' })).toBeInViewport()
   })
 
+  test('a reason or comment longer than its field allows, posted past the page, is refused saying how long it may be', async ({ page, baseURL }) => {
+    const hidden = async (form: string) =>
+      Object.fromEntries(
+        await page.getByRole('form', { name: form }).locator('input[type="hidden"]').evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value])),
+      ) as Record<string, string>
+    const post = (form: Record<string, string>) => page.request.post('/ask', { form, headers: { Origin: new URL(baseURL as string).origin }, maxRedirects: 0 })
+    const feedback = await post({ ...(await hidden('Feedback')), feedback: 'dislike', reason: 'r'.repeat(1001) })
+    expect(feedback.status()).toBe(400)
+    expect(await feedback.text()).toContain('The reason can be at most 1000 characters; yours has 1001.')
+    const saved = await post({ ...(await hidden('Save query')), comment: 'c'.repeat(5001) })
+    expect(saved.status()).toBe(400)
+    expect(await saved.text()).toContain('The comment can be at most 5000 characters; yours has 5001.')
+  })
+
   test('downloads the answer as a Word document, and says so only once the file came', async ({ page }, testInfo) => {
     const download = page.waitForEvent('download')
     await page.getByRole('link', { name: 'Download as Word (.docx)' }).click()

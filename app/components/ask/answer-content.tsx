@@ -6,7 +6,7 @@ import type { MarkdownDocument } from '~/components/markdown/markdown-document'
 import { Button } from '~/components/ui/button'
 import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
-import { FEEDBACK_REASON_MAX_LENGTH } from '~/models/ask-limits'
+import { FEEDBACK_REASON_MAX_LENGTH, SAVED_COMMENT_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import { readerHref } from '~/utils/reader'
 import * as styles from './ask.css'
@@ -176,7 +176,7 @@ export function AnswerContent({ answer, address, savedNote = null }: { answer: R
             <input type="hidden" name="intent" value="favorite" />
             <input type="hidden" name="log_id" value={answer.log_id} />
             {addressFields}
-            <TextField key={savedNote ?? ''} label="Comment for your saved query" name="comment" maxLength={5000} defaultValue={savedNote ?? undefined} />
+            <TextField key={savedNote ?? ''} label="Comment for your saved query" name="comment" maxLength={SAVED_COMMENT_MAX_LENGTH} defaultValue={savedNote ?? undefined} />
             <Button variant="secondary">{savedNote === null ? 'Save query' : 'Update saved query'}</Button>
           </Form>
           {savedNote === null ? null : (

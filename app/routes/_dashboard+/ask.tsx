@@ -33,7 +33,7 @@ import {
   sendFeedback,
   ToggleForm,
 } from '~/models/ask.server'
-import { answerCheckOf, MAX_ANSWER_TRIES, nextAnswerCheck, QUESTION_MAX_LENGTH } from '~/models/ask-limits'
+import { answerCheckOf, FEEDBACK_REASON_MAX_LENGTH, MAX_ANSWER_TRIES, nextAnswerCheck, QUESTION_MAX_LENGTH, SAVED_COMMENT_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { getEnv } from '~/utils/env.server'
@@ -227,7 +227,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === 'feedback') {
     const parsed = FeedbackForm.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) throw badForm('Feedback needs a log, a choice, a reason of at most 1000 characters and the answer to come back to')
+    if (!parsed.success) {
+      const reason = formData.get('reason')
+      if (typeof reason === 'string' && reason.trim().length > FEEDBACK_REASON_MAX_LENGTH) {
+        throw badForm(`The reason can be at most ${FEEDBACK_REASON_MAX_LENGTH} characters; yours has ${reason.trim().length}. Go back to shorten it.`)
+      }
+      throw badForm('Feedback needs a log, a choice (helpful or not) and the answer to come back to')
+    }
     // Back to the answer's feedback form, which now shows the choice (not to the top of the page).
     const back = answerPath(parsed.data, `#${FEEDBACK_FORM_ID}`)
     try {
@@ -240,7 +246,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === 'favorite') {
     const parsed = FavoriteForm.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) throw badForm('A saved query needs its log and the answer to come back to')
+    if (!parsed.success) {
+      const comment = formData.get('comment')
+      if (typeof comment === 'string' && comment.trim().length > SAVED_COMMENT_MAX_LENGTH) {
+        throw badForm(`The comment can be at most ${SAVED_COMMENT_MAX_LENGTH} characters; yours has ${comment.trim().length}. Go back to shorten it.`)
+      }
+      throw badForm('A saved query needs its log and the answer to come back to')
+    }
     const back = answerPath(parsed.data, `#${SAVE_QUERY_FORM_ID}`)
     try {
       await saveFavorite(await requireApiSession(request), parsed.data.log_id, parsed.data.comment)
