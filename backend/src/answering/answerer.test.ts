@@ -7,7 +7,7 @@ import { CitationList } from './citations'
 import { ExtractiveComposer } from './extractive-composer'
 import { FallbackComposer } from './fallback-composer'
 import { ModelComposer } from './model-composer'
-import { NOT_FOUND_ANSWER } from './not-found'
+import { NO_EARLIER_QUESTION_ANSWER, NOT_FOUND_ANSWER } from './not-found'
 import { KeywordRetriever, type SearchHit } from './retriever'
 
 const hit = (chunkId: number, title: string, text: string, score: number): SearchHit => ({ chunkId, articleId: chunkId, title, text, metadata: {}, score })
@@ -158,6 +158,32 @@ describe('answering a question', () => {
     const answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(fakeIndex()) })
     const { answer } = await collect(answerer, { question: 'How often should tomato plants be watered?', settings: SETTINGS })
     expect(answer).toMatchObject({ composer: 'extractive', note: null, fallback: null, model: null, isFound: true })
+  })
+
+  it('asks for the whole question when a follow-up says only when ("And afterwards?") and nothing came before, model or not', async () => {
+    const index = fakeIndex([hit(1, 'Roles', 'An administrator can change the role afterwards.', 3)])
+    for (const provider of [undefined, new ScriptedModel()]) {
+      const answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(index), provider })
+      for (const question of ['And afterwards?', 'What about later?', 'and then', 'Afterwards?']) {
+        const { events, answer } = await collect(answerer, { question, settings: SETTINGS, chooseModel: async () => 'model-a' })
+        expect(answer, question).toMatchObject({ text: NO_EARLIER_QUESTION_ANSWER, isFound: false, sources: [] })
+        expect(shownText(events)).toBe(NO_EARLIER_QUESTION_ANSWER)
+      }
+      if (provider) expect(provider.calls).toHaveLength(0)
+    }
+    expect(index.limits).toEqual([])
+    // After a question, without a model, it asks what to know of what comes after it; a model reads the conversation.
+    const history = [{ question: 'How do I add an article?', answer: 'Open the Add article form. [1]' }]
+    const quoting = new QuestionAnswerer({ retriever: new KeywordRetriever(index) })
+    const followed = await collect(quoting, { question: 'And afterwards?', settings: SETTINGS, history })
+    expect(followed.answer).toMatchObject({ isFound: false, sources: [] })
+    expect(followed.answer.text).toContain('“How do I add an article?”')
+    const model = new ScriptedModel([{ text: 'Then an administrator can change the role [1].' }])
+    const writing = new QuestionAnswerer({ retriever: new KeywordRetriever(index), provider: model })
+    const written = await collect(writing, { question: 'And afterwards?', settings: SETTINGS, history, chooseModel: async () => 'model-a' })
+    expect(written.answer).toMatchObject({ composer: 'model', isFound: true })
+    // A follow-up that asks something of its own is answered as before.
+    expect((await collect(quoting, { question: 'Who can change the role afterwards?', settings: SETTINGS })).answer).toMatchObject({ isFound: true })
   })
 
   it('counts an answer that cites nothing a source supports as not found, listing its sentences', async () => {

@@ -3,11 +3,11 @@ import type { LlmProvider } from '../llm/provider'
 import { CitationList } from './citations'
 import type { ComposedPart } from './composer'
 import { ExtractiveComposer } from './extractive-composer'
-import { readConversation } from './follow-up'
+import { onlyPlacesItself, readConversation } from './follow-up'
 import { fallbackReasonOf, modelFailureNote, type FallbackReason } from './fallback'
 import { splitGenerator } from './generator-result'
 import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-composer'
-import { NOT_FOUND_ANSWER } from './not-found'
+import { askAfterAnswer, NO_EARLIER_QUESTION_ANSWER, NOT_FOUND_ANSWER } from './not-found'
 import type { PromptSettings, PromptTurn } from './prompt'
 import { retrieveInConversation, type Retriever } from './retriever'
 import { readRequest } from './request-frame'
@@ -101,6 +101,17 @@ export class QuestionAnswerer {
     // "And how do I disable one?" after "How do I add a user?" asks how to disable a user, and "And how do I edit it
     // afterwards?" after "How do I add an article?" how to edit an article (a model reads the conversation itself;
     // search and the quoted answer read the question so, and search reads the earlier questions as they were read).
+    // A follow-up that says only when it comes ("And afterwards?") asks nothing by itself: with no earlier question, or
+    // no model to read the one there is, the asker is asked for the whole question rather than shown whatever passage
+    // says "afterwards".
+    if (onlyPlacesItself(request.question)) {
+      const earlier = history.at(-1)?.question
+      if (earlier === undefined || !provider) {
+        const text = earlier === undefined ? NO_EARLIER_QUESTION_ANSWER : askAfterAnswer(earlier)
+        yield { type: 'delta', text }
+        return { text, isFound: false, sources: [], unsupported: [], note: null, composer: 'none', model: null, fallback: null }
+      }
+    }
     const conversation = readConversation(request.question, history.map((turn) => turn.question))
     const { question } = conversation
     const chunks = await retrieveInConversation(

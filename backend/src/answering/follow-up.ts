@@ -59,6 +59,18 @@ const ONLY_LINKS = /^(?:and|but|so|ok|okay|what|how|about|for|with)$/i
 /** "And afterwards?", "What about later?": nothing but such words. */
 const ONLY_AFTER_EARLIER = new RegExp(String.raw`^${AFTER_EARLIER}$`, 'i')
 
+/**
+ * Whether a question says nothing but when it comes, after or beside an earlier turn ("And afterwards?", "What about
+ * later?", "and then"): words that ask nothing by themselves and such words, at least one of these.
+ */
+export function onlyPlacesItself(question: string): boolean {
+  const words = plainQuestion(question).toLowerCase().replace(/[?.!,;:]+/g, ' ').trim().split(' ').filter(Boolean)
+  let start = 0
+  while (start < words.length && ONLY_LINKS.test(words[start] as string)) start += 1
+  const rest = words.slice(start).join(' ')
+  return rest !== '' && rest.length <= 40 && ONLY_AFTER_EARLIER.test(rest)
+}
+
 /** How an earlier question names what it acts on (group 1): after its action ("How do I add a user to a group?": "a user"). */
 const OBJECT_OF_ACTION =
   /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)[a-z]+(?:\s+(?:off|on|up|out|in|down|back|away|over))?\s+(.+?)\s*[?.!]*\s*$/i
