@@ -12,6 +12,11 @@ describe('readRequest', () => {
     expect(readRequest('Please give a short summary of the articles on uploads')).toEqual({ subject: 'uploads', isSummary: true })
     expect(readRequest('Tell me about roles')).toEqual({ subject: 'roles', isSummary: true })
     expect(readRequest('What does the guide say about themes?')).toEqual({ subject: 'themes', isSummary: true })
+    expect(readRequest('Brief me on user feedback')).toEqual({ subject: 'user feedback', isSummary: true })
+    expect(readRequest('Please give me a briefing on the semantic firewall.')).toEqual({ subject: 'the semantic firewall', isSummary: true })
+    expect(readRequest('Fill me in on templates')).toEqual({ subject: 'templates', isSummary: true })
+    expect(readRequest('Overview of query logs')).toEqual({ subject: 'query logs', isSummary: true })
+    expect(readRequest('What do you know about roles?')).toEqual({ subject: 'roles', isSummary: true })
   })
 
   it('reads an instruction for its object, no summary', () => {

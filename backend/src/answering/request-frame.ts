@@ -1,8 +1,11 @@
 import { tokenize } from '../retrieval/text'
 
-/** "Summarise …", "Give me an overview of …", "Tell me about …", "What does the guide say about …": a summary is asked for. */
+/**
+ * "Summarise …", "Give me an overview of …", "Tell me about …", "Brief me on …", "What does the guide say about …": a
+ * summary is asked for.
+ */
 const SUMMARY_REQUEST =
-  /^\s*(?:please\s+)?(?:summari[sz]e|give\s+(?:me\s+)?(?:a\s+(?:short\s+|brief\s+)?summary|an\s+overview)\s+of|tell\s+me\s+(?:everything\s+|all\s+)?about|what\s+(?:does|do)\s+(?:the\s+|our\s+)?(?:knowledge\s+base|guide|documentation|docs|articles)\s+say\s+about)\s+/i
+  /^\s*(?:please\s+)?(?:summari[sz]e|give\s+(?:me\s+)?(?:a\s+(?:short\s+|brief\s+)?(?:summary|briefing)|an\s+overview)\s+(?:of|on|about)|(?:an\s+)?overview\s+of|brief\s+me\s+(?:on|about)|fill\s+me\s+in\s+(?:on|about)|what\s+(?:do\s+(?:you|we)\s+know|can\s+you\s+tell\s+me)\s+about|tell\s+me\s+(?:everything\s+|all\s+)?about|what\s+(?:does|do)\s+(?:the\s+|our\s+)?(?:knowledge\s+base|guide|documentation|docs|articles)\s+say\s+about)\s+/i
 /** After "Summarise": "what the knowledge base says about …", "everything about …", "the articles on …". */
 const SUMMARY_OBJECT =
   /^(?:(?:what|everything|all)\s+(?:that\s+)?(?:the\s+|our\s+)?(?:knowledge\s+base|guide|documentation|docs|articles?)\s+(?:says?|has|contains?|covers?|knows?)\s+(?:about|on|of|regarding)\s+|(?:everything|all)\s+(?:about|on)\s+|(?:the\s+)?(?:knowledge\s+base|guide|documentation|docs|articles?)\s+(?:about|on)\s+)/i
