@@ -17,6 +17,8 @@ describe('readRequest', () => {
     expect(readRequest('Fill me in on templates')).toEqual({ subject: 'templates', isSummary: true })
     expect(readRequest('Overview of query logs')).toEqual({ subject: 'query logs', isSummary: true })
     expect(readRequest('What do you know about roles?')).toEqual({ subject: 'roles', isSummary: true })
+    expect(readRequest('Summarise how publishing works')).toEqual({ subject: 'publishing', isSummary: true })
+    expect(readRequest('Explain how the semantic firewall works')).toEqual({ subject: 'the semantic firewall', isSummary: false })
   })
 
   it('reads an instruction for its object, no summary', () => {

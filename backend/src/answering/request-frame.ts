@@ -13,6 +13,12 @@ const SUMMARY_OBJECT =
 /** "Explain …", "Compare …", "List …", "Show me …": an instruction whose object is what to search for and quote. */
 const INSTRUCTION = /^\s*(?:please\s+)?(?:explain|describe|compare|list|outline|show(?:\s+me)?|tell\s+me)\s+/i
 
+/**
+ * "how publishing works", "how the firewall is used": what works is the subject (group 1); "works" is a rare word that
+ * would find whichever passage says it ("The app works fully without JavaScript").
+ */
+const HOW_IT_WORKS = /^how\s+(.+?)\s+(?:works?|is\s+(?:done|used)|are\s+(?:done|used)|happens)\s*[?.!]*$/i
+
 export interface ReadRequest {
   /** What the request is about, without its framing words ("publishing drafts"): what to search for and quote. */
   subject: string
@@ -30,9 +36,15 @@ export function readRequest(text: string): ReadRequest {
   const lead = SUMMARY_REQUEST.exec(text)
   if (!lead) {
     const instruction = INSTRUCTION.exec(text)
-    const object = instruction ? text.slice(instruction[0].length).trim() : ''
+    const object = instruction ? withoutHowItWorks(text.slice(instruction[0].length).trim()) : ''
     return { subject: tokenize(object).length > 0 ? object : text, isSummary: false }
   }
-  const subject = text.slice(lead[0].length).replace(SUMMARY_OBJECT, '').replace(/[\s?.!]+$/, '').trim()
+  const subject = withoutHowItWorks(text.slice(lead[0].length).replace(SUMMARY_OBJECT, '').replace(/[\s?.!]+$/, '').trim())
   return tokenize(subject).length > 0 ? { subject, isSummary: true } : { subject: text, isSummary: false }
+}
+
+/** "how publishing works" is about publishing; anything else as it is. */
+function withoutHowItWorks(object: string): string {
+  const what = HOW_IT_WORKS.exec(object)?.[1]
+  return what !== undefined && tokenize(what).length > 0 ? what : object
 }
