@@ -94,8 +94,17 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
   const api = await requireApiSession(request)
   if (formData.get('intent') === 'cancel') {
     const running = await getRunningTask(request, variant)
-    if (running) await cancelAgentRun(api, running.taskId).catch(() => undefined)
-    return redirect(pathOf(variant), { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
+    if (!running) return redirect(pathOf(variant))
+    let cancelled = true
+    await cancelAgentRun(api, running.taskId).catch(() => {
+      cancelled = false
+    })
+    // The run is shown by its address: its command comes back in the field, to change or run again, and a note says
+    // what happened (a run that had just finished is shown finished).
+    const session = await getSession(request)
+    session.unset(variant === 'general' ? 'agentTaskGeneral' : 'agentTaskGovernment')
+    if (cancelled) session.flash('toast', { summary: 'Run cancelled', message: 'The agent stopped. Your command is back in the field.', severity: 'info', life: 4000 })
+    return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}`, { headers: { 'Set-Cookie': await sessionStorage().commitSession(session) } })
   }
   const parsed = RunForm.safeParse(Object.fromEntries(formData))
   const command = parsed.success ? (parsed.data.shortcut ?? parsed.data.command).trim() : ''

@@ -137,6 +137,19 @@ test('on a phone the streamed answer opens at the top of the window, and Enter w
   await expect(page.getByText('Please enter a question')).toHaveCount(0)
 })
 
+test('cancelling an agent run says so, and gives its command back to change or run again', async ({ page }, testInfo) => {
+  await page.goto('/agent')
+  const command = `Please tell me about the semantic firewall (${testInfo.project.name}) #fixture:hang`
+  await page.getByRole('textbox', { name: 'Command' }).fill(command)
+  await page.getByRole('button', { name: 'Run agent' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Working on' })).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel run' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Run cancelled' })).toContainText('Your command is back in the field.')
+  await expect(page.getByRole('textbox', { name: 'Command' })).toHaveValue(command)
+  await expect(page.getByRole('status').filter({ hasText: 'Working on' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Run agent' })).toBeEnabled()
+})
+
 test("a plain user is not offered the product's own guide questions as suggestions", async ({ page }) => {
   // The installation's default shortcuts are questions about running the product; end users get the sponsor's own.
   const who = await backend('/who_am_i', { token: await asAdministrator() })

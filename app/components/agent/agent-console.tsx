@@ -86,7 +86,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
               isMultiline
               rows={3}
               maxLength={4000}
-              defaultValue={actionData?.command ?? running?.command}
+              defaultValue={actionData?.command ?? running?.command ?? (run && !running && run.status === 'cancelled' ? (run.command ?? undefined) : undefined)}
             />
             {variant === 'government' && templates.length ? (
               // A native select (it posts with scripts off), drawn like the other fields: as wide as the form, in its font.
