@@ -94,4 +94,29 @@ describe('the model planner', () => {
     expect(composer.name).toBe('model')
     expect(chatRequests().at(-1)!.messages[0].content).toContain('You are writing the section “Watering” of a document.')
   })
+
+  it('quotes the passages for a section when the model’s text cites none of them, and shows no refusal', async () => {
+    const session = new ModelSession(provider, 'fixture-chat')
+    const composer = new SessionComposer({ session, settings: defaultBotSettings, termWeight: () => 1, fallback: new ExtractiveComposer(() => 1), isFailureForTheRun: false })
+    const citations = new CitationList()
+    const section = { title: 'Semantic firewall and personal data', instructions: '' }
+    const passage = { ...PASSAGE, chunkId: 11, title: 'What the semantic firewall does', source: 'What the semantic firewall does', text: 'Personal data here means an email address, a phone number or a card or identity number.' }
+    // The fixture's model answers the question, "new staff", which no passage speaks of: "The sources do not answer this question."
+    const part = await composer.composePart({ question: 'new staff', focus: `${section.title}\n`, section, chunks: [passage], citations })
+    expect(chatRequests()).toHaveLength(1)
+    expect(part?.text).not.toMatch(/do not answer/)
+    expect(part?.text).toMatch(/^Personal data here means an email address\b.*\[1\]/)
+    expect(part?.citedChunkIds).toEqual([11])
+    expect(session.takeNotes()).toEqual([{ status: 'done', detail: expect.stringMatching(/without citing any of the passages found, so it quotes them instead\.$/) }])
+  })
+
+  it('quotes the passages for a section when the firewall leaves the model none of them', async () => {
+    const session = new ModelSession(provider, 'fixture-chat')
+    const screenPassage = (text: string) => ({ text: '', removed: [text] })
+    const composer = new SessionComposer({ session, settings: defaultBotSettings, termWeight: () => 1, screenPassage, fallback: new ExtractiveComposer(() => 1), isFailureForTheRun: false })
+    const section = { title: 'Watering', instructions: 'How often to water.' }
+    const part = await composer.composePart({ question: 'tomato plants', focus: 'Watering', section, chunks: [PASSAGE], citations: new CitationList() })
+    expect(chatRequests()).toHaveLength(0)
+    expect(part?.text).toMatch(/^Tomato plants need deep watering twice a week\b.*\[1\]/)
+  })
 })

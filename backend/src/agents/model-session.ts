@@ -106,6 +106,14 @@ export class SessionComposer implements Composer {
       const model = await session.model()
       const composer = new ModelComposer({ provider: session.provider, model, settings: this.options.settings, termWeight: this.options.termWeight, screenPassage: this.options.screenPassage })
       const part = await composer.composePart({ ...request, signal: request.signal ?? session.signal })
+      // A part that cites none of the passages found ("The sources do not answer this question."), or none left once
+      // the firewall screened them, is no answer: the passages are quoted instead, as on the Ask screen.
+      if (request.chunks.length > 0 && (!part || part.citedChunkIds.length === 0)) {
+        request.citations.rollback(mark)
+        const why = part ? `wrote ${what} without citing any of the passages found` : `was given none of the passages found for ${what} (the firewall took them out)`
+        session.note({ status: 'done', detail: `The model (${model}) ${why}, so it quotes them instead.` })
+        return fallback.composePart(request)
+      }
       if (part) {
         const cited = new Set(part.citedChunkIds).size
         // The prompt holds at most num_sources_k of the passages (buildAnswerPrompt).

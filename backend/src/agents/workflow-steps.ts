@@ -83,6 +83,21 @@ const retrieve: StepHandler = async (state, context) => {
   return { state: { ...state, evidence: [...state.evidence, ...evidence], steps: [...state.steps, ...entries] }, next: 'grade' }
 }
 
+/**
+ * The statements of a question's evidence that speak to it: a fact tool's answer (today's date, a sum) counts only
+ * when the question asks for that fact, by the tool's own reading of its words, or shares a word with it. The date
+ * is no answer to a question about publishing drafts, whichever tool the planner chose.
+ */
+export function statementsFor(question: SubQuestion, evidence: Evidence[], context: Pick<StepContext, 'tools' | 'weightOf'>): string[] {
+  return evidence.flatMap((item) => {
+    if (!item.statement) return []
+    const tool = context.tools.get(item.tool)
+    const isAskedFor =
+      tool?.kind !== 'fact' || tool.inputFor(question.text) !== undefined || gradeCoverage(subjectOf(question.text), [item.statement], context.weightOf).grade > 0
+    return isAskedFor ? [item.statement] : []
+  })
+}
+
 const grade: StepHandler = async (state, context) => {
   const startedAt = performance.now()
   const subject = state.variant === 'government' ? subjectOf(state.command) : null
@@ -93,14 +108,17 @@ const grade: StepHandler = async (state, context) => {
     // A section is graded on the command's subject: its title names a kind of text ("Background"), not a topic. A
     // question is graded on its own subject: "Summarise what the knowledge base says about X" needs evidence on X.
     const graded = subject ?? subjectOf(question.text)
+    // A fact the question did not ask for answers nothing: the question is graded 0 and may be searched for again.
+    const isFactAnswered = isFactQuestion && statementsFor(question, evidence, context).length > 0
+    const isUnaskedFact = isFactQuestion && !isFactAnswered && evidence.some((item) => item.statement !== null)
     const coverage = isFactQuestion
-      ? { grade: evidence.some((item) => item.statement !== null) ? 1 : 0, missingStems: [] }
+      ? { grade: isFactAnswered ? 1 : 0, missingStems: [] }
       : gradeCoverage(graded, textsOf(evidence), context.weightOf)
     return {
       ...question,
       grade: coverage.grade,
       missingWords: wordsOfStems(graded, coverage.missingStems),
-      isSettled: question.isSettled || isFactQuestion || coverage.grade >= GRADE_THRESHOLD,
+      isSettled: question.isSettled || (isFactQuestion && !isUnaskedFact) || coverage.grade >= GRADE_THRESHOLD,
     }
   })
   const currentGrade =
@@ -159,7 +177,7 @@ const compose: StepHandler = async (state, context) => {
   const parts: string[] = []
   for (const question of state.sub_questions) {
     const evidence = evidenceOf(state, question)
-    const statements = evidence.flatMap((item) => (item.statement ? [item.statement] : []))
+    const statements = statementsFor(question, evidence, context)
     // A part that leans on the one before ("How large can they be?") is composed with the words it borrowed.
     const borrowed = borrowedWords(question)
     const asked = borrowed ? `${question.text} (${borrowed})` : question.text
