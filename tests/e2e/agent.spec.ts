@@ -181,3 +181,21 @@ test('the government agent fills a chosen template from the knowledge base and t
   await answer.getByRole('link', { name: 'Download as Word (.docx)' }).click()
   expect((await download).suggestedFilename()).toBe('answer.docx')
 })
+
+test('a briefing lists each article among its sources once, with every passage it quotes from it', async ({ page }) => {
+  const answer = page.getByRole('region', { name: 'Answer' })
+  await withSettingsLock('government-agent', async () => {
+    await page.goto('/agent/government')
+    await page.getByLabel('Command').fill('Write a briefing on user feedback')
+    await page.getByLabel('Template').selectOption({ label: 'Starter briefing' })
+    await page.getByRole('button', { name: 'Run agent' }).click()
+    await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible({ timeout: 45_000 })
+  })
+  const articles = answer.getByRole('list', { name: 'Sources' }).getByRole('listitem')
+  const titles = await articles.evaluateAll((items) => items.map((item) => item.querySelector('a')?.textContent ?? item.textContent ?? ''))
+  expect(titles.length).toBeGreaterThan(0)
+  expect(new Set(titles).size, titles.join(' | ')).toBe(titles.length)
+  // Every number the briefing cites lands on its passage.
+  const cited = await answer.locator('a[href^="#agent-source-"]').evaluateAll((links) => [...new Set(links.map((link) => link.getAttribute('href') as string))])
+  for (const href of cited) await expect(answer.locator(href)).toHaveCount(1)
+})

@@ -10,6 +10,7 @@ import { TextField } from '~/components/ui/text-field'
 import * as layout from '~/styles/layout.css'
 import { backHere, readerHref } from '~/utils/reader'
 import * as styles from './agent.css'
+import { sourceCards } from '~/components/ask/source-cards'
 import { AskedQuestion, clippedText, SHOWN_QUESTION_LENGTH } from '~/components/ask/asked-question'
 
 
@@ -164,18 +165,26 @@ export function AgentConsole({ title, description }: { title: string; descriptio
           {run.source_list.length ? (
             <>
               <h3>Sources</h3>
+              {/* An article once, with each passage quoted from it under the number the answer cites it by. */}
               <ol aria-label="Sources">
-                {run.source_list.map((source, index) => (
-                  <li key={`${source.metadata.id}`} id={`agent-source-${index + 1}`}>
+                {sourceCards(run.source_list).map(({ source, passages }) => (
+                  <li key={source.metadata.doc_id} id={`agent-source-${passages[0].n}`}>
                     {source.metadata.is_deleted ? (
                       <>
                         {source.metadata.title || source.metadata.source}
                         <span className={layout.muted}> (deleted)</span>
                       </>
                     ) : (
-                      <Link to={readerHref(source.metadata.doc_id, source.metadata.id, backHere(location, `agent-source-${index + 1}`))}>{source.metadata.title || source.metadata.source}</Link>
+                      <Link to={readerHref(source.metadata.doc_id, source.metadata.id, backHere(location, `agent-source-${passages[0].n}`))}>{source.metadata.title || source.metadata.source}</Link>
                     )}
-                    {source.page_content ? <p className={styles.sourceExcerpt}>{source.page_content}</p> : null}
+                    {passages.map(({ n, source: passage }, index) =>
+                      passage.page_content ? (
+                        <p key={n} id={index === 0 ? undefined : `agent-source-${n}`} className={styles.sourceExcerpt}>
+                          {passages.length > 1 ? `[${n}] ` : ''}
+                          {passage.page_content}
+                        </p>
+                      ) : null,
+                    )}
                   </li>
                 ))}
               </ol>
