@@ -23,3 +23,13 @@ export function fieldErrorsInFormWords(fieldErrors: Record<string, string[]>, la
 export function formatErrorInFormWords(labels: FieldLabels) {
   return (issues: ReadonlyArray<{ message: string }>) => issues.map((issue) => inFormWords(issue.message, labels))
 }
+
+/**
+ * The messages said beside one field, as one text: a single message as it is, several each as a sentence of its own
+ * ("Password must be at least 8 characters. Password must contain something besides letters, such as a digit.").
+ */
+export function inSentences(messages: readonly string[]): string {
+  const capitalised = messages.map((message) => message.trim()).filter(Boolean).map((message) => message.charAt(0).toUpperCase() + message.slice(1))
+  if (capitalised.length < 2) return capitalised[0] ?? ''
+  return capitalised.map((message) => (/[.!?…]$/.test(message) ? message : `${message}.`)).join(' ')
+}

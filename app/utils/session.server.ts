@@ -30,6 +30,8 @@ interface SessionData {
   askMode: 'expert' | 'agent'
   agentTaskGeneral: { taskId: string; command?: string }
   agentTaskGovernment: { taskId: string; command?: string }
+  /** The one-time tokens of the creating forms this browser used last (one-time-form.server.ts). */
+  usedFormTokens: string[]
 }
 interface FlashData {
   toast: Toast

@@ -245,6 +245,36 @@ test.describe('Bad input to every form action', () => {
     }
   })
 
+  test('crafted values are refused in plain words beside their field', async () => {
+    /** The action's answer to a crafted form, as data (what it sends the page), or as the page a browser without scripts gets. */
+    const refusal = async (file: string, fields: Record<string, string>, asData = true) => {
+      const outcome = await send(file, { kind: 'crafted form', contentType: 'application/x-www-form-urlencoded', data: new URLSearchParams(fields).toString() }, asData)
+      expect(outcome.status, `${file}: ${outcome.text.slice(0, 300)}`).toBe(400)
+      return asData ? JSON.parse(outcome.text) : outcome.text
+    }
+    const person = { username: `crafted${Date.now().toString(36)}`, email: `crafted${Date.now().toString(36)}@example.org`, organization_id: '1', password: 'garden-path-42' }
+    const chooseARole = 'Choose a role: administrator, editor or user'
+
+    expect((await refusal('_dashboard+/users.new.tsx', { intent: 'add', ...person, role: 'root' })).result.error).toEqual({ role: [chooseARole] })
+    expect(await refusal('_dashboard+/users.new.tsx', { intent: 'add', ...person, role: 'root' }, false)).toContain(chooseARole)
+    expect((await refusal('_dashboard+/api-keys.tsx', { intent: 'create', name: 'Crafted', organization_id: '1', role: 'root' })).result.error).toEqual({ role: [chooseARole] })
+    const organisation = '_dashboard+/organisations.$id.tsx'
+    expect((await refusal(organisation, { intent: 'create-group', name: 'Reviewers', role: 'root' })).refusal.message).toBe(chooseARole)
+    expect((await refusal(organisation, { intent: 'update-group', group_id: '1', name: 'Reviewers', role: 'root' })).refusal.message).toBe(chooseARole)
+
+    // The rules of a password, each a sentence of its own.
+    expect((await refusal('_dashboard+/users.$id.tsx', { intent: 'set-password', password: 'short' })).account.error).toBe(
+      'Password must be at least 8 characters. Password must contain something besides letters, such as a digit.',
+    )
+
+    // A name of spaces is asked for as an empty one is.
+    for (const name of ['', '   ']) {
+      expect((await refusal('_dashboard+/organisations._index.tsx', { name })).result.error).toEqual({ name: ['Please enter a name'] })
+      expect((await refusal(organisation, { intent: 'rename', name })).refusal.message).toBe('Please enter a name')
+      expect((await refusal(organisation, { intent: 'create-group', name, role: 'user' })).refusal.message).toBe('Please enter a name')
+    }
+  })
+
   test('a post from another site is refused with 403 and a reason, as a page and as data', async () => {
     for (const file of ['_dashboard+/ask.tsx', '_auth+/login.tsx', '_dashboard+/articles.new.tsx', 'resources+/query-logs[.]csv.tsx']) {
       for (const origin of ['http://elsewhere.example', 'null', 'not a url']) {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { BACKEND_URL, backendSession, callWithKey, whenHydrated } from './support/backend'
+import { BACKEND_URL, backendSession, callWithKey, postedFields, whenHydrated } from './support/backend'
 import { choose } from './support/select'
 
 test.describe('API keys', () => {
@@ -75,5 +75,40 @@ test.describe('API keys', () => {
     const form = page.getByRole('form', { name: 'Create a key' })
     await expect(form.locator('[name="role"]')).toHaveValue('editor')
     await expect(form.locator('[name="organization_id"]')).toHaveValue(organisationId)
+  })
+
+  test('a form posted again, as a reload of the answer showing the key does, creates no second key', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    const name = `Once ${testInfo.project.name} ${Date.now().toString(36)}`
+    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+    const keysNamed = async () => ((await (await page.request.get(`${BACKEND_URL}/admin/api_keys`, { headers: admin.headers })).json()) as { name: string }[]).filter((key) => key.name === name).length
+    const repeated = 'This key was already created; its secret was shown once. Revoke it and create another if you did not copy it.'
+
+    await page.goto('/api-keys')
+    await whenHydrated(page.getByRole('button', { name: 'Create key' }), testInfo)
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    const form = await postedFields(page.getByRole('form', { name: 'Create a key' }))
+    await page.getByRole('button', { name: 'Create key' }).click()
+    await expect(page.getByTestId('new-api-key')).toBeVisible()
+    expect(await keysNamed()).toBe(1)
+
+    if (!isJs) {
+      // Without scripts the answer is the page of a post: reloading it posts the form again.
+      await page.reload()
+      await expect(page.getByRole('alert').filter({ hasText: repeated })).toBeVisible()
+      await expect(page.getByTestId('new-api-key')).toHaveCount(0)
+    }
+    const again = await page.request.post('/api-keys', { form: { ...form, intent: 'create' } })
+    expect(again.status()).toBe(409)
+    expect(await again.text()).toContain(repeated)
+    expect(await keysNamed()).toBe(1)
+
+    // A new form (the page opened again) creates the next key.
+    await page.goto('/api-keys')
+    await whenHydrated(page.getByRole('button', { name: 'Create key' }), testInfo)
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByRole('button', { name: 'Create key' }).click()
+    await expect(page.getByTestId('new-api-key')).toBeVisible()
+    expect(await keysNamed()).toBe(2)
   })
 })

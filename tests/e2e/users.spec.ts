@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test'
-import { BACKEND_URL, backendSession, whenHydrated } from './support/backend'
+import { expect, test, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test'
+import { BACKEND_URL, backendSession, postedFields, whenHydrated } from './support/backend'
 import { choose } from './support/select'
 import { expectToast, watchToasts } from './support/toasts'
 
@@ -45,6 +45,10 @@ async function createOrganisationWithReviewers(page: Page, name: string, testInf
   await expect(page.getByRole('status').filter({ hasText: 'Group "Reviewers" created' })).toBeVisible()
 }
 
+/** What PUT /admin/users/{id} takes, from what GET /admin/users/{id} answers. */
+const pick = ({ id, username, email, firstName, lastName, cellphone, organization_id, group_id, enabled }: Record<string, unknown>) =>
+  ({ id, username, email, firstName, lastName, cellphone, organization_id, group_id, enabled })
+
 /** Opens a user's edit page from the list. */
 async function editUser(page: Page, username: string, testInfo: TestInfo) {
   await page.goto(`/users?filter=${encodeURIComponent(username)}`)
@@ -87,6 +91,40 @@ test.describe('Users', () => {
     await expect(table.getByRole('row')).toHaveCount(2)
     await expect(table).toContainText(`${prefix}.u07`)
     await expect(page.getByRole('status').filter({ hasText: 'matching' })).toHaveText(`1 matching user for “${prefix}.u07”`)
+  })
+
+  test("fits a laptop's screen with no column under the pinned actions, and a phone's with no sideways page", async ({ page }, testInfo) => {
+    const username = `${uniquePrefix('layout', testInfo.project.name)}.with.a.rather.long.name`
+    await register(page.request, username)
+    await page.setViewportSize({ width: 1366, height: 900 })
+    await page.goto(`/users?filter=${encodeURIComponent(username)}`)
+    const table = page.getByRole('table', { name: 'Users' })
+    await expect(table).toContainText(username)
+    const box = async (locator: Locator) => {
+      const found = await locator.boundingBox()
+      expect(found).not.toBeNull()
+      return found!
+    }
+    const actions = await box(table.getByRole('columnheader', { name: 'Actions' }))
+    // The box the table scrolls in (the page's section is a region named "Users" too).
+    const scroller = page.locator('[role="region"][aria-label="Users"]')
+    const region = await box(scroller)
+    for (const cell of await table.getByRole('row').filter({ hasText: username }).getByRole('cell').all()) {
+      const { x, width } = await box(cell)
+      // Every cell is in the box as it is, left of the actions (the last one is the actions' own).
+      expect(x + width).toBeLessThanOrEqual(region.x + region.width + 1)
+    }
+    for (const header of await table.getByRole('columnheader').all()) {
+      const { x, width } = await box(header)
+      if ((await header.textContent())?.trim() !== 'Actions') expect(x + width, await header.textContent() ?? '').toBeLessThanOrEqual(actions.x + 1)
+    }
+    expect(await scroller.evaluate((node) => node.scrollWidth - node.clientWidth)).toBeLessThanOrEqual(1)
+
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.reload()
+    await expect(table).toContainText(username)
+    await page.waitForLoadState('load')
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   })
 
   test('shows the last page for an address past the end, as a stale page link has', async ({ page }, testInfo) => {
@@ -149,6 +187,29 @@ test.describe('Users', () => {
     expect(await me.json()).toMatchObject({ username, role: 'editor' })
   })
 
+  test("a new user, API key or invitation code starts in the administrator's own organisation, not the first by name", async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    // An organisation listed before every other one.
+    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+    const first = `AAA first ${testInfo.project.name} ${Date.now().toString(36)}`
+    expect((await page.request.post(`${BACKEND_URL}/admin/organizations`, { headers: admin.headers, data: { name: first } })).status()).toBe(200)
+    const own = (await (await page.request.get(`${BACKEND_URL}/auth/me`, { headers: admin.headers })).json()).organization_id
+    const organisations: { id: number; name: string }[] = await (await page.request.get(`${BACKEND_URL}/organizations`, { headers: admin.headers })).json()
+    const ownName = organisations.find((organisation) => organisation.id === own)?.name ?? ''
+    expect(ownName).not.toBe(first)
+
+    for (const [address, button] of [
+      ['/users/new', 'Add user'],
+      ['/users/new?invite=1', 'Invite user'],
+      ['/api-keys', 'Create key'],
+      ['/users/invitations', 'Create invitation code'],
+    ]) {
+      await page.goto(address)
+      await whenHydrated(page.getByRole('button', { name: button, exact: true }), testInfo)
+      await expect(chosen(page, 'Organisation', isJs), address).toContainText(ownName)
+    }
+  })
+
   test('invites a user: the link is shown once and sets their password', async ({ page }, testInfo) => {
     const username = uniquePrefix('invited', testInfo.project.name)
     await page.goto('/users')
@@ -171,6 +232,33 @@ test.describe('Users', () => {
     expect((await backendSession(page.request, username, PASSWORD)).status).toBe(200)
   })
 
+  test('an invitation form posted again, as a reload of the answer showing the code does, creates no second code', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    const note = uniquePrefix('once', testInfo.project.name)
+    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+    const codesNoted = async () =>
+      ((await (await page.request.get(`${BACKEND_URL}/admin/invitations`, { headers: admin.headers })).json()) as { note: string }[]).filter((invitation) => invitation.note === note).length
+    const repeated = 'This invitation code was already created; it was shown once. Revoke it and create another if you did not copy it.'
+
+    await page.goto('/users/invitations')
+    await whenHydrated(page.getByRole('button', { name: 'Create invitation code' }), testInfo)
+    await page.getByLabel('Note', { exact: true }).fill(note)
+    const form = await postedFields(page.getByRole('form', { name: 'Create an invitation code' }))
+    await page.getByRole('button', { name: 'Create invitation code' }).click()
+    await expect(page.getByTestId('new-invitation-code')).toBeVisible()
+    expect(await codesNoted()).toBe(1)
+
+    if (!isJs) {
+      await page.reload()
+      await expect(page.getByRole('alert').filter({ hasText: repeated })).toBeVisible()
+      await expect(page.getByTestId('new-invitation-code')).toHaveCount(0)
+    }
+    const again = await page.request.post('/users/invitations', { form: { ...form, intent: 'create' } })
+    expect(again.status()).toBe(409)
+    expect(await again.text()).toContain(repeated)
+    expect(await codesNoted()).toBe(1)
+  })
+
   test("disables and enables a user on the user's page: a disabled user cannot sign in and their session ends", async ({ page }, testInfo) => {
     const username = uniquePrefix('disable', testInfo.project.name)
     await register(page.request, username)
@@ -188,6 +276,56 @@ test.describe('Users', () => {
     await page.getByRole('button', { name: 'Enable user' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'User enabled' })).toBeVisible()
     expect((await backendSession(page.request, username, PASSWORD)).status).toBe(200)
+  })
+
+  test('a save straight after "Disable user" or "Enable user" keeps what that did', async ({ page }, testInfo) => {
+    const username = uniquePrefix('resave', testInfo.project.name)
+    await register(page.request, username)
+    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+    await editUser(page, username, testInfo)
+    const id = new URL(page.url()).pathname.split('/').pop()
+    const savedEnabled = async () => (await (await page.request.get(`${BACKEND_URL}/admin/users/${id}`, { headers: admin.headers })).json()).enabled
+
+    await page.getByRole('button', { name: 'Disable user' }).click()
+    await expect(page.getByText('This account is disabled: it cannot sign in.')).toBeVisible()
+    // The edit form shows it too, and saving it as it is keeps the account disabled.
+    await expect(page.getByRole('switch', { name: 'Enabled' })).not.toBeChecked()
+    await page.getByRole('button', { name: 'Save user' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'User updated' })).toBeVisible()
+    expect(await savedEnabled()).toBe(false)
+
+    await editUser(page, username, testInfo)
+    await page.getByRole('button', { name: 'Enable user' }).click()
+    await expect(page.getByText('This account is enabled.')).toBeVisible()
+    await expect(page.getByRole('switch', { name: 'Enabled' })).toBeChecked()
+    await page.getByRole('button', { name: 'Save user' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'User updated' })).toBeVisible()
+    expect(await savedEnabled()).toBe(true)
+  })
+
+  test('a save from a page opened before a change elsewhere keeps that change: only the fields changed in the form are saved', async ({ page }, testInfo) => {
+    const username = uniquePrefix('stale', testInfo.project.name)
+    await register(page.request, username)
+    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+    await editUser(page, username, testInfo)
+    const id = new URL(page.url()).pathname.split('/').pop()
+    // Meanwhile another administrator disables the account and moves it into the editors' group.
+    expect((await page.request.post(`${BACKEND_URL}/admin/users/${id}/disable`, { headers: admin.headers, data: {} })).status()).toBe(200)
+    const saved = await (await page.request.get(`${BACKEND_URL}/admin/users/${id}`, { headers: admin.headers })).json()
+    const groups = await (await page.request.get(`${BACKEND_URL}/admin/groups/${saved.organization_id}`, { headers: admin.headers })).json()
+    const editors = groups.find((group: { role: string }) => group.role === 'editor')
+    const moved = await page.request.put(`${BACKEND_URL}/admin/users/${id}`, { headers: admin.headers, data: { ...pick(saved), enabled: false, group_id: editors.id } })
+    expect(moved.status()).toBe(200)
+
+    // This page still shows the account enabled in the users' group; only the first name is changed here.
+    await page.getByLabel('First name', { exact: true }).fill('Renamed')
+    await page.getByRole('button', { name: 'Save user' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'User updated' })).toBeVisible()
+    expect(await (await page.request.get(`${BACKEND_URL}/admin/users/${id}`, { headers: admin.headers })).json()).toMatchObject({
+      firstName: 'Renamed',
+      enabled: false,
+      group_id: editors.id,
+    })
   })
 
   test("resets a user's password: set by the administrator, or a one-time link", async ({ page }, testInfo) => {

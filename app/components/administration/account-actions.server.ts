@@ -4,6 +4,7 @@ import { Password } from '../../../contracts/users'
 import { toFailure } from '~/components/settings/form-errors'
 import { createPasswordLink, passwordLinkUrl, setUserEnabled, setUserPassword } from '~/models/administration.server'
 import { ApiError, type ApiSession } from '~/models/api.server'
+import { inFormWords, inSentences } from '~/utils/form-words'
 import { redirectWithToast } from '~/utils/session.server'
 import type { AccountActionData, AccountIntent } from './account-actions'
 
@@ -23,7 +24,7 @@ export async function accountAction(request: Request, session: ApiSession, id: n
       }
       case 'set-password': {
         const password = NewPassword.safeParse(formData.get('password') ?? undefined)
-        if (!password.success) return reply({ intent, error: password.error.issues.map((issue) => issue.message).join(' ') }, 400)
+        if (!password.success) return reply({ intent, error: inSentences(password.error.issues.map((issue) => inFormWords(issue.message, { password: 'Password' }))) }, 400)
         const done = await setUserPassword(session, id, password.data)
         return redirectWithToast(request, `${here.pathname}${here.search}`, { summary: 'All Ok', message: done.message })
       }

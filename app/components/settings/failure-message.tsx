@@ -1,5 +1,6 @@
 import type { Failure } from './form-errors'
 import * as styles from './settings.css'
+import { inSentences } from '~/utils/form-words'
 
 /** A failed load shown in the page, as the error toast of SEED.md §8 would say it; it stays until the next load. */
 export function FailureMessage({ failure }: { failure: Failure | null | undefined }) {
@@ -17,7 +18,7 @@ export function FormErrors({ id, errors }: { id: string; errors?: string[] }) {
   if (!errors?.length) return null
   return (
     <div id={id} role="alert" className={styles.formError}>
-      {errors.join(' ')}
+      {inSentences(errors)}
     </div>
   )
 }

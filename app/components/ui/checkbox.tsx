@@ -2,6 +2,7 @@ import { Checkbox as AriaCheckbox, Switch as AriaSwitch } from 'react-aria-compo
 import { z } from 'zod'
 import * as controls from './controls.css'
 import * as styles from './checkbox.css'
+import { inSentences } from '~/utils/form-words'
 
 interface ToggleProps {
   label: string
@@ -46,7 +47,7 @@ function HelpText({ description, errors, descriptionId, errorId }: { description
       ) : null}
       {errors?.length ? (
         <p id={errorId} className={controls.error} role="alert" style={{ margin: '0.25rem 0 0' }}>
-          {errors.join(' ')}
+          {inSentences(errors)}
         </p>
       ) : null}
     </>

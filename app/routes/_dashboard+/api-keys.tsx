@@ -4,9 +4,9 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { ApiKeyCreate, type ApiKey } from '../../../contracts/api-keys'
-import { Role } from '../../../contracts/identity'
 import type { Organization } from '../../../contracts/users'
 import { OneTimeSecret } from '~/components/administration/one-time-secret'
+import { startingOrganizationId } from '~/components/administration/user-form.server'
 import * as table from '~/components/data-table/data-table.css'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -25,7 +25,9 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { badForm, readFormData, unknownIntent } from '~/utils/form.server'
 import { fieldErrorsInFormWords, formatErrorInFormWords } from '~/utils/form-words'
-import { ROLE_LABELS, ROLE_OPTIONS } from '~/utils/role-labels'
+import { ROLE_LABELS, ROLE_OPTIONS, RoleChoice } from '~/utils/role-labels'
+import { ONE_TIME_FIELD } from '~/utils/one-time-form'
+import { createOnce, newOneTimeToken } from '~/utils/one-time-form.server'
 import { redirectWithToast } from '~/utils/session.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'API keys')
@@ -33,13 +35,15 @@ export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'API keys
 const CreateKeyForm = z.object({
   intent: z.literal('create'),
   name: z.string({ error: 'Please enter a name' }).pipe(ApiKeyCreate.shape.name),
-  role: Role,
+  role: RoleChoice,
   organization_id: z.number({ error: 'Please choose an organisation' }).int().positive(),
 })
 
 /** The form's labels: the contract's messages name fields as the API does ('name is required'). */
 const CREATE_KEY_LABELS = { name: 'Name', role: 'Role', organization_id: 'Organisation' } as const
 const parseCreateKeyForm = (formData: FormData) => parseWithZod(formData, { schema: CreateKeyForm, formatError: formatErrorInFormWords(CREATE_KEY_LABELS) })
+
+const REPEATED = 'This key was already created; its secret was shown once. Revoke it and create another if you did not copy it.'
 
 const RevokeKeyForm = z.object({ intent: z.literal('revoke'), id: z.coerce.number().int().positive().max(2_147_483_647) })
 
@@ -61,7 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       },
     ),
   ])
-  return json({ ...keys, ...organizations })
+  return json({ ...keys, ...organizations, startingOrganizationId: await startingOrganizationId(session, organizations.organizations), once: newOneTimeToken() })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -81,21 +85,27 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent !== 'create') throw unknownIntent(intent)
   const submission = parseCreateKeyForm(formData)
-  if (submission.status !== 'success') return json({ result: submission.reply(), created: null }, { status: 400 })
+  if (submission.status !== 'success') return json({ result: submission.reply(), created: null, repeated: false }, { status: 400 })
   try {
     const { intent: _intent, ...key } = submission.value
-    const created = await createApiKey(session, key)
+    const answer = await createOnce(request, formData, () => createApiKey(session, key))
+    // This form was posted before (a reload of the answer that showed the key): nothing more is created.
+    if (answer.repeated) return json({ result: submission.reply(), created: null, repeated: true }, { status: 409 })
+    const created = answer.value
     // Answered, not redirected: the key exists only in this answer and is never kept, not even in a flash message.
-    return json({ result: submission.reply({ resetForm: true }), created: { name: created.name, key: created.key } })
+    return json({ result: submission.reply({ resetForm: true }), created: { name: created.name, key: created.key }, repeated: false }, { headers: answer.headers })
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error
     const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), CREATE_KEY_LABELS)
-    return json({ result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }), created: null }, { status: error.status })
+    return json(
+      { result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }), created: null, repeated: false },
+      { status: error.status },
+    )
   }
 }
 
 export default function ApiKeysRoute() {
-  const { keys, keysFailure, organizations, organizationsFailure } = useLoaderData<typeof loader>()
+  const { keys, keysFailure, organizations, organizationsFailure, startingOrganizationId, once } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
@@ -125,6 +135,11 @@ export default function ApiKeysRoute() {
             value={created.key}
             note="Only its fingerprint is stored; if it is lost, revoke it and create another."
           />
+        ) : null}
+        {actionData?.repeated && navigation.state === 'idle' ? (
+          <p role="alert" className={styles.formError}>
+            {REPEATED}
+          </p>
         ) : null}
         <FailureMessage failure={keysFailure} />
         <TableScroll label="API keys">
@@ -181,12 +196,13 @@ export default function ApiKeysRoute() {
         <FailureMessage failure={organizationsFailure} />
         <Form method="post" {...getFormProps(form)} aria-labelledby="create-key-heading">
           <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name={ONE_TIME_FIELD} value={once} />
           <div className={styles.grid}>
             <TextField label={CREATE_KEY_LABELS.name} {...fieldProps(fields.name)} isRequired maxLength={100} description="Say which program uses it." />
             <Select label={CREATE_KEY_LABELS.role} {...fieldProps(fields.role, 'user')} options={ROLE_OPTIONS} description="Give it no more than it needs." />
             <Select
               label={CREATE_KEY_LABELS.organization_id}
-              {...fieldProps(fields.organization_id, organizations[0] ? String(organizations[0].id) : '')}
+              {...fieldProps(fields.organization_id, startingOrganizationId === null ? '' : String(startingOrganizationId))}
               options={organizations.map((organization) => ({ value: String(organization.id), label: organization.name }))}
             />
           </div>

@@ -1,12 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { Role } from '../../../contracts/identity'
-import { OrganizationInput } from '../../../contracts/organizations'
+import { GroupCreate, OrganizationInput } from '../../../contracts/organizations'
 import type { Group } from '../../../contracts/users'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import * as table from '~/components/data-table/data-table.css'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { NAME_LABELS, nameField } from '~/components/administration/name-field'
 import { FailureMessage } from '~/components/settings/failure-message'
 import { toFailure } from '~/components/settings/form-errors'
 import * as styles from '~/components/settings/settings.css'
@@ -21,7 +21,8 @@ import { screenMeta } from '~/sponsors/meta'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { badForm, readFormData, unknownIntent } from '~/utils/form.server'
-import { ROLE_LABELS, ROLE_OPTIONS } from '~/utils/role-labels'
+import { inFormWords } from '~/utils/form-words'
+import { ROLE_LABELS, ROLE_OPTIONS, RoleChoice } from '~/utils/role-labels'
 import { redirectWithToast } from '~/utils/session.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `${data?.organization.name ?? 'Organisation'} · Organisations`)
@@ -34,15 +35,16 @@ function organizationId(params: { id?: string }) {
   return id
 }
 
-const Name = (what: string) => z.string({ error: `Please enter a ${what} name` }).pipe(OrganizationInput.shape.name)
+const OrganisationName = nameField(OrganizationInput.shape.name)
+const GroupName = nameField(GroupCreate.shape.name)
 const GroupId = z.coerce.number().int().positive().max(MAX_ID)
 
 /** Every form of this page, told apart by its intent; a row's form names its group. */
 const OrganisationForms = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('rename'), name: Name('organisation') }),
+  z.object({ intent: z.literal('rename'), name: OrganisationName }),
   z.object({ intent: z.literal('delete'), confirm: z.literal('on', { error: 'Please confirm the deletion' }) }),
-  z.object({ intent: z.literal('create-group'), name: Name('group'), role: Role }),
-  z.object({ intent: z.literal('update-group'), group_id: GroupId, name: Name('group'), role: Role }),
+  z.object({ intent: z.literal('create-group'), name: GroupName, role: RoleChoice }),
+  z.object({ intent: z.literal('update-group'), group_id: GroupId, name: GroupName, role: RoleChoice }),
   z.object({ intent: z.literal('delete-group'), group_id: GroupId }),
 ])
 
@@ -102,7 +104,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const issue = parsed.error.issues[0]
     if (issue.path[0] === 'group_id') throw badForm('This form names no group of this organisation.')
     return json(
-      { refusal: { intent: String(intent), groupId: groupIdOf(formData.get('group_id')), message: issue.message, values: typedValuesOf(formData) } satisfies Refusal },
+      { refusal: { intent: String(intent), groupId: groupIdOf(formData.get('group_id')), message: inFormWords(issue.message, NAME_LABELS), values: typedValuesOf(formData) } satisfies Refusal },
       { status: 400 },
     )
   }

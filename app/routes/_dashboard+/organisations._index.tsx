@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { z } from 'zod'
 import { OrganizationInput } from '../../../contracts/organizations'
 import type { Organization } from '../../../contracts/users'
+import { NAME_LABELS, nameField } from '~/components/administration/name-field'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FailureMessage, FormErrors } from '~/components/settings/failure-message'
@@ -18,11 +19,13 @@ import { screenMeta } from '~/sponsors/meta'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { readFormData } from '~/utils/form.server'
+import { formatErrorInFormWords } from '~/utils/form-words'
 import { redirectWithToast } from '~/utils/session.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Organisations')
 
-const CreateOrganizationForm = z.object({ name: z.string({ error: 'Please enter a name' }).pipe(OrganizationInput.shape.name) })
+const CreateOrganizationForm = z.object({ name: nameField(OrganizationInput.shape.name) })
+const parseCreateOrganizationForm = (formData: FormData) => parseWithZod(formData, { schema: CreateOrganizationForm, formatError: formatErrorInFormWords(NAME_LABELS) })
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireApiSession(request)
@@ -36,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireApiSession(request)
-  const submission = parseWithZod(await readFormData(request), { schema: CreateOrganizationForm })
+  const submission = parseCreateOrganizationForm(await readFormData(request))
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
   try {
     const saved = await createOrganization(session, submission.value.name)
@@ -59,7 +62,7 @@ export default function OrganisationsRoute() {
     defaultNoValidate: false,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateOrganizationForm }),
+    onValidate: ({ formData }) => parseCreateOrganizationForm(formData),
   })
   return (
     <>

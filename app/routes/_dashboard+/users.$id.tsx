@@ -17,6 +17,7 @@ import { fieldProps, TextField } from '~/components/ui/text-field'
 import { ApiError, type ApiSession } from '~/models/api.server'
 import { getUser, listGroups, listOrganizations, updateUser } from '~/models/users.server'
 import { AccountActions, ACCOUNT_INTENTS } from '~/components/administration/account-actions'
+import { changesOnly, savedUser, shownValues } from '~/components/administration/user-changes'
 import { accountAction } from '~/components/administration/account-actions.server'
 import { organizationName } from '~/components/administration/user-form.server'
 import { parseUserForm, PERSON_LABELS, PersonFields } from '~/components/administration/user-form'
@@ -119,12 +120,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const submission = parseUserForm(formData, UserEditForm, LABELS)
   if (submission.status !== 'success') return refuse(session, formData, submission.reply({ hideFields: ['password'] }), 400)
+  // Only what was changed in the form is saved: the rest stays as it is saved now (see changesOnly).
+  const current = await getUser(session, id).catch((error) => {
+    if (error instanceof ApiError && error.status < 500) return null // the save is answered the same
+    throw error
+  })
+  const values = changesOnly(submission.value, shownValues(formData.get('shown')), current)
   try {
-    await updateUser(session, { id, ...submission.value, enabled: submission.value.enabled === 'true' })
+    await updateUser(session, { id, ...values, enabled: values.enabled === 'true' })
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
       const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), LABELS)
-      const { organization_id: organizationId, group_id: groupId } = submission.value
+      const { organization_id: organizationId, group_id: groupId } = values
       if (fieldErrors.group_id && !(await listGroups(session, organizationId).catch(() => [] as Group[])).some((group) => group.id === groupId)) {
         // The backend says it with ids ("Group 3 is not a group of organisation 2"); the list is now that organisation's.
         fieldErrors.group_id = [`The group chosen is not a group of ${await organizationName(organizationId)}: please choose one of its groups.`]
@@ -145,24 +152,23 @@ interface GroupChoice {
 }
 
 export default function EditUserRoute() {
+  const { user } = useLoaderData<typeof loader>()
+  // Made anew whenever the saved user changes (Disable user or Enable user below, a save), so that the form always
+  // starts from what is saved now and never sends back a value that is no longer so.
+  return <EditUser key={JSON.stringify(savedUser(user))} />
+}
+
+function EditUser() {
   const loaded = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const isHydrated = useIsHydrated()
   const groupsFetcher = useFetcher<typeof loader>()
   const { user } = loaded
+  const saved = savedUser(user)
   const [form, fields] = useForm({
     id: `user-${user.id}`,
-    defaultValue: {
-      username: user.username,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      cellphone: user.cellphone,
-      organization_id: String(user.organization_id),
-      group_id: String(user.group_id),
-      enabled: String(user.enabled),
-    },
+    defaultValue: saved as Record<string, string>,
     lastResult: actionData?.result,
     constraint: getZodConstraint(UserEditForm),
     defaultNoValidate: false,
@@ -189,6 +195,8 @@ export default function EditUserRoute() {
       <FailureMessage failure={loaded.organizationsFailure} />
       <Form method="post" {...getFormProps(form)}>
         <DefaultSubmit />
+        {/* What the form was shown with: the save changes only the fields changed since. */}
+        <input type="hidden" name="shown" value={JSON.stringify(saved)} />
         <FormErrors id={form.errorId} errors={form.errors} />
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Access</legend>

@@ -2,6 +2,7 @@ import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from '@rem
 import { Link, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { PAGE_SIZE_USERS, UserSortField, type User, type UserFilters } from '../../../contracts/users'
 import * as usersTable from '~/components/administration/users-table.css'
+import { BreakableText } from '~/components/data-table/breakable-text'
 import { ColumnFilters } from '~/components/data-table/column-filters'
 import * as table from '~/components/data-table/data-table.css'
 import { Pager } from '~/components/data-table/pager'
@@ -149,10 +150,14 @@ export default function UsersRoute() {
           <tbody>
             {users.map((user) => (
               <tr key={user.id}>
-                <td>{user.username}</td>
+                <td className={usersTable.address}>
+                  <BreakableText text={user.username} />
+                </td>
                 <td>{user.firstName || '—'}</td>
                 <td>{user.lastName || '—'}</td>
-                <td>{user.email}</td>
+                <td className={usersTable.address}>
+                  <BreakableText text={user.email} />
+                </td>
                 <td>{user.organization_name}</td>
                 <td>
                   {user.group_name} <span className={layout.muted}>({ROLE_LABELS[user.role]})</span>

@@ -16,7 +16,7 @@ import {
 } from '~/components/administration/invitation-form'
 import * as invitationsTable from '~/components/administration/invitations-table.css'
 import { OneTimeSecret, SecretField } from '~/components/administration/one-time-secret'
-import { organizationName } from '~/components/administration/user-form.server'
+import { organizationName, startingOrganizationId } from '~/components/administration/user-form.server'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
@@ -35,11 +35,15 @@ import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { badForm, readFormData, unknownIntent } from '~/utils/form.server'
 import { fieldErrorsInFormWords } from '~/utils/form-words'
+import { ONE_TIME_FIELD } from '~/utils/one-time-form'
+import { createOnce, newOneTimeToken } from '~/utils/one-time-form.server'
 import { redirectWithToast } from '~/utils/session.server'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Invitation codes · Users')
 
 const SCREEN = '/users/invitations'
+
+const REPEATED = 'This invitation code was already created; it was shown once. Revoke it and create another if you did not copy it.'
 
 const RevokeInvitationForm = z.object({ intent: z.literal('revoke'), id: z.coerce.number().int().positive().max(2_147_483_647) })
 
@@ -61,6 +65,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     orFailure(getRegistrationInfo(), null as RegistrationInfo | null, 'Cannot tell how registration works'),
   ])
   return json({
+    startingOrganizationId: await startingOrganizationId(session, organizations.value),
+    once: newOneTimeToken(),
     invitations: invitations.value,
     invitationsFailure: invitations.failure,
     organizations: organizations.value,
@@ -87,15 +93,22 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent !== 'create') throw unknownIntent(intent)
   const submission = parseInvitationForm(formData)
-  if (submission.status !== 'success') return json({ result: submission.reply(), created: null }, { status: 400 })
+  if (submission.status !== 'success') return json({ result: submission.reply(), created: null, repeated: false }, { status: 400 })
   const { intent: _intent, ...invitation } = submission.value
   try {
-    const created = await createInvitation(session, invitation)
+    const answer = await createOnce(request, formData, () => createInvitation(session, invitation))
+    // This form was posted before (a reload of the answer that showed the code): nothing more is created.
+    if (answer.repeated) return json({ result: submission.reply(), created: null, repeated: true }, { status: 409 })
+    const created = answer.value
     // Answered, not redirected: the code exists only in this answer (the backend keeps a hash of it), never in a flash message.
-    return json({
-      result: submission.reply({ resetForm: true }),
-      created: { code: created.code, organization: created.organization_name, expiresAt: created.expires_at, links: registrationLinks(request.url, created.code) },
-    })
+    return json(
+      {
+        result: submission.reply({ resetForm: true }),
+        created: { code: created.code, organization: created.organization_name, expiresAt: created.expires_at, links: registrationLinks(request.url, created.code) },
+        repeated: false,
+      },
+      { headers: answer.headers },
+    )
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error
     const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), INVITATION_LABELS)
@@ -104,14 +117,15 @@ export async function action({ request }: ActionFunctionArgs) {
       fieldErrors.organization_id = fieldErrors.organization_id.map((message) => organizationRefusal(message, name))
     }
     return json(
-      { result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }), created: null },
+      { result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }), created: null, repeated: false },
       { status: error.status },
     )
   }
 }
 
 export default function InvitationsRoute() {
-  const { invitations, invitationsFailure, organizations, organizationsFailure, registration, registrationFailure } = useLoaderData<typeof loader>()
+  const { invitations, invitationsFailure, organizations, organizationsFailure, registration, registrationFailure, startingOrganizationId, once } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
@@ -126,7 +140,6 @@ export default function InvitationsRoute() {
   const created = actionData?.created
   const isBusy = navigation.state === 'submitting'
   const policy = registration ? registrationPolicyNotice(registration) : null
-  const defaultOrganization = registration?.organization ?? organizations[0]
   return (
     <>
       <section className={layout.card} aria-labelledby="invitations-heading">
@@ -165,6 +178,11 @@ export default function InvitationsRoute() {
             <SecretField id="new-invitation-link" label="Registration address with the code" value={created.links.withCode} />
           </OneTimeSecret>
         ) : null}
+        {actionData?.repeated && navigation.state === 'idle' ? (
+          <p role="alert" className={styles.formError}>
+            {REPEATED}
+          </p>
+        ) : null}
         <FailureMessage failure={invitationsFailure} />
         <TableScroll label="Invitations">
           <table aria-label="Invitations">
@@ -199,12 +217,13 @@ export default function InvitationsRoute() {
         <FailureMessage failure={organizationsFailure} />
         <Form method="post" {...getFormProps(form)} aria-labelledby="create-invitation-heading">
           <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name={ONE_TIME_FIELD} value={once} />
           {/* Made anew after each code, so that with scripts too the next one starts from the defaults, as without them
               (the select and the number field keep what was chosen through a form reset). */}
           <div className={styles.grid} key={created?.code ?? 'new'}>
             <Select
               label={INVITATION_LABELS.organization_id}
-              {...fieldProps(fields.organization_id, defaultOrganization ? String(defaultOrganization.id) : '')}
+              {...fieldProps(fields.organization_id, startingOrganizationId === null ? '' : String(startingOrganizationId))}
               options={organizations.map((organization) => ({ value: String(organization.id), label: organization.name }))}
               description="The invitee registers into it, with the User role."
             />

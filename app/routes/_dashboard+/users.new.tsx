@@ -3,10 +3,9 @@ import { getZodConstraint } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { Role } from '../../../contracts/identity'
 import { Password, type Organization } from '../../../contracts/users'
 import { OneTimeSecret } from '~/components/administration/one-time-secret'
-import { organizationName } from '~/components/administration/user-form.server'
+import { organizationName, startingOrganizationId } from '~/components/administration/user-form.server'
 import { parseUserForm, PERSON_LABELS, PersonFields, requiredText } from '~/components/administration/user-form'
 import { fieldErrorsInFormWords } from '~/utils/form-words'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -23,14 +22,14 @@ import { screenMeta } from '~/sponsors/meta'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { readFormData, unknownIntent } from '~/utils/form.server'
-import { ROLE_LABELS, ROLE_OPTIONS } from '~/utils/role-labels'
+import { ROLE_LABELS, ROLE_OPTIONS, RoleChoice } from '~/utils/role-labels'
 import { redirectWithToast } from '~/utils/session.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, data?.isInvite ? 'Invite user' : 'Add user')
 
 const Person = {
   ...PersonFields,
-  role: Role,
+  role: RoleChoice,
   organization_id: z.number({ error: 'Please choose an organisation' }).int().positive(),
 }
 
@@ -43,13 +42,14 @@ const NewUserForm = z.discriminatedUnion('intent', [
 ])
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireApiSession(request)
+  const session = await requireApiSession(request)
   const isInvite = new URL(request.url).searchParams.has('invite')
   try {
-    return json({ isInvite, organizations: await listOrganizations(), organizationsFailure: null as Failure | null })
+    const organizations = await listOrganizations()
+    return json({ isInvite, organizations, startingOrganizationId: await startingOrganizationId(session, organizations), organizationsFailure: null as Failure | null })
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
-    return json({ isInvite, organizations: [] as Organization[], organizationsFailure: toFailure(error, 'Cannot get organizations') })
+    return json({ isInvite, organizations: [] as Organization[], startingOrganizationId: null, organizationsFailure: toFailure(error, 'Cannot get organizations') })
   }
 }
 
@@ -82,7 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewUserRoute() {
-  const { isInvite, organizations, organizationsFailure } = useLoaderData<typeof loader>()
+  const { isInvite, organizations, organizationsFailure, startingOrganizationId } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
@@ -134,7 +134,7 @@ export default function NewUserRoute() {
               name={fields.organization_id.name}
               id={fields.organization_id.id}
               options={organizations.map((organization) => ({ value: String(organization.id), label: organization.name }))}
-              defaultValue={text(fields.organization_id.initialValue, organizations[0] ? String(organizations[0].id) : '')}
+              defaultValue={text(fields.organization_id.initialValue, startingOrganizationId === null ? '' : String(startingOrganizationId))}
               errors={fields.organization_id.errors}
             />
             <Select

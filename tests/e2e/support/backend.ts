@@ -22,3 +22,13 @@ export async function whenHydrated(element: Locator, testInfo: TestInfo) {
   if (testInfo.project.name !== 'js') return
   await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith('__reactProps')))).toBe(true)
 }
+
+/** What a form posts as it is filled in now (its fields by name), to post the same form again as a reload of its answer does. */
+export async function postedFields(form: Locator): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {}
+  for (const field of await form.locator('input[name]:not([type="checkbox"]):not([type="radio"]), select[name], textarea[name]').all()) {
+    const name = await field.getAttribute('name')
+    if (name) fields[name] = await field.inputValue()
+  }
+  return fields
+}
