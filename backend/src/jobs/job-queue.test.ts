@@ -236,6 +236,32 @@ describe('job queue', () => {
     expect(await queue.get(job.id)).toMatchObject({ status: 'queued', attempts: 0, error: null })
   })
 
+  it('keeps beating for a job whose handler has not ended yet when its worker stops, so it is never taken over meanwhile', async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let started = false
+    const queue = newQueue({ heartbeatMs: 50, staleAfterMs: 1000 })
+    // A step that does not heed the stop at once.
+    queue.register('slow-step', async () => {
+      started = true
+      await held
+      return 'done'
+    })
+    await queue.start({ recoverAllRunning: false })
+    const job = await queue.enqueue('slow-step', {})
+    await eventually(async () => started)
+    const heartbeat = async () => (await db.query<{ beat: string }>(`SELECT heartbeat_at::text AS beat FROM jobs WHERE id = $1`, [job.id]))[0].beat
+    const stopped = queue.stop()
+    try {
+      const atStop = await heartbeat()
+      await eventually(async () => (await heartbeat()) !== atStop)
+    } finally {
+      release()
+    }
+    await stopped
+    expect(await queue.get(job.id)).toMatchObject({ status: 'finished', result: 'done' })
+  })
+
   describe('jobs held by the process that does their work', () => {
     it('records the job with the work it prepares, beats for it without a worker, and commits the result with its rows', async () => {
       await db.query(`CREATE TABLE effects (job_id text, what text)`)

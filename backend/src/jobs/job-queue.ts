@@ -309,18 +309,21 @@ export class JobQueue {
   }
 
   /**
-   * Stops claiming, tells running handlers to stop (context.signal) and waits for them. The telling happens before
+   * Stops claiming, tells running handlers to stop (context.signal) and waits for them, beating for their jobs until
+   * they end. The telling happens before
    * this returns its promise, so a caller may stop other parts after it and handlers failing then count as stopped.
    */
   async stop(): Promise<void> {
     this.isStarted = false
     this.stopping.abort()
     if (this.timer) clearTimeout(this.timer)
-    if (this.heartbeat) clearInterval(this.heartbeat)
-    this.heartbeat = undefined
     await Promise.allSettled([...this.fills])
+    // The heartbeat goes on until the handlers have ended: a job still running here is never taken over as stale and
+    // run twice at once. A handler that ignores the signal holds the stop up (the process's supervisor ends it).
     await Promise.allSettled([...this.active])
     await this.handBackHeld()
+    if (this.heartbeat) clearInterval(this.heartbeat)
+    this.heartbeat = undefined
     const stopListening = await this.listening?.catch(() => undefined)
     this.listening = undefined
     await stopListening?.().catch(() => undefined)
