@@ -101,6 +101,33 @@ describe('job queue', () => {
     expect(ran).toEqual(['dead'])
   })
 
+  it('fails a job whose worker went silent on its last attempt, rather than taking it over again', async () => {
+    const ran: string[] = []
+    const queue = newQueue({ heartbeatMs: 50, staleAfterMs: 1000 })
+    queue.register<{ name: string }, string>('named', async (job) => {
+      ran.push(job.payload.name)
+      return job.payload.name
+    })
+    const last = await queue.enqueue('named', { name: 'last' }, { maxAttempts: 2 })
+    const again = await queue.enqueue('named', { name: 'again' }, { maxAttempts: 2 })
+    await db.query(`UPDATE jobs SET status = 'running', attempts = 2, locked_by = 'gone', heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [last.id])
+    await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'gone', heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [again.id])
+    await queue.start({ recoverAllRunning: false })
+    expect(await queue.waitFor(again.id, 10_000)).toMatchObject({ status: 'finished', attempts: 2 })
+    const failed = await queue.waitFor(last.id, 10_000)
+    expect(failed).toMatchObject({ status: 'failed', attempts: 2, error: expect.stringContaining('last attempt (2 of 2)') })
+    expect(failed!.finishedAt).not.toBeNull()
+    expect(ran).toEqual(['again'])
+
+    // The same when this process owns the database and recovers everything left running at its start.
+    const owned = await queue.enqueue('named', { name: 'owned' }, { maxAttempts: 1 })
+    await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'previous-start' WHERE id = $1`, [owned.id])
+    const restarted = newQueue()
+    restarted.register('named', async () => 'ran again')
+    await restarted.start({ recoverAllRunning: true })
+    expect(await restarted.get(owned.id)).toMatchObject({ status: 'failed', attempts: 1 })
+  })
+
   it('refreshes the heartbeat of the jobs it runs', async () => {
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))

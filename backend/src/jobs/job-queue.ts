@@ -379,13 +379,23 @@ export class JobQueue {
       .catch(() => undefined) // the next beat tries again; the stale limit allows for several misses
   }
 
+  /**
+   * Puts jobs whose worker went silent back in the queue, or fails them when that was their last attempt (a job that
+   * brings its worker down would otherwise be taken over, and bring the next one down, without end).
+   */
   private async requeueStale(all: boolean): Promise<void> {
-    await this.db.query(
-      `UPDATE jobs SET status = 'queued', locked_by = NULL, locked_at = NULL, heartbeat_at = NULL, updated_at = now()
+    const rows = await this.db.query<{ id: string; status: JobState }>(
+      `UPDATE jobs SET status = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
+          error = CASE WHEN attempts >= max_attempts
+            THEN 'Its worker stopped while running it, on its last attempt (' || attempts || ' of ' || max_attempts || ')' ELSE error END,
+          finished_at = CASE WHEN attempts >= max_attempts THEN now() ELSE NULL END,
+          locked_by = NULL, locked_at = NULL, heartbeat_at = NULL, updated_at = now()
         WHERE status = 'running' AND ($1::boolean OR (
-          locked_by IS DISTINCT FROM $3 AND COALESCE(heartbeat_at, locked_at) < now() - ($2::int * interval '1 millisecond')))`,
+          locked_by IS DISTINCT FROM $3 AND COALESCE(heartbeat_at, locked_at) < now() - ($2::int * interval '1 millisecond')))
+        RETURNING id, status`,
       [all, this.staleAfterMs, this.workerId],
     )
+    for (const row of rows) if (row.status === 'failed') this.events.emit(`ended:${row.id}`)
   }
 
   private wake(): void {
