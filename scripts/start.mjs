@@ -37,11 +37,23 @@ function run(name, args) {
   return child
 }
 
+/**
+ * Stops the children and exits once they have. A child still running after STOP_GRACE_MS (a worker whose job step
+ * has not ended) is killed: none may outlive this process, running a job whose heartbeat another worker still sees.
+ */
 function stop(code = 0) {
+  if (isStopping) return
   isStopping = true
-  for (const child of children) child.kill('SIGTERM')
-  setTimeout(() => process.exit(code), 3000).unref()
-  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('exit', resolve))))).then(() => process.exit(code))
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null)
+  for (const child of running) child.kill('SIGTERM')
+  const graceMs = /^\d+$/.test(process.env.STOP_GRACE_MS ?? '') ? Number(process.env.STOP_GRACE_MS) : 10_000
+  const grace = setTimeout(() => {
+    for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }, graceMs)
+  Promise.all(running.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', resolve))))).then(() => {
+    clearTimeout(grace)
+    process.exit(code)
+  })
 }
 
 process.on('SIGINT', () => stop(0))

@@ -105,8 +105,26 @@ export async function pgliteExtensions(): Promise<Extensions> {
   }
 }
 
+/**
+ * Whether `error` says the database server could not be reached or dropped the connection (a restart, a failover,
+ * pg_terminate_backend): nothing the request did wrong, and the next attempt gets a new connection.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code
+  // SQLSTATE class 08 (connection exception) and 57P01–57P03 (shut down, crashed, not accepting connections yet).
+  if (typeof code === 'string' && (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[1-3]$/.test(code))) return true
+  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'].includes(code)) return true
+  const message = error instanceof Error ? error.message : ''
+  return /^Connection terminated|^Client has encountered a connection error|^Client was closed/.test(message)
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // An idle connection the server drops (a restart, a failover, pg_terminate_backend) emits 'error' on the pool,
+  // which has already let go of it: the next query opens a new one. Unhandled, the event would end the process.
+  pool.on('error', (error) => {
+    console.warn(`A database connection was lost while idle (${error.message}); the next query opens a new one`)
+  })
   // Fail fast with a clear message rather than on the first request.
   const probe = await pool.connect()
   probe.release()
@@ -119,6 +137,11 @@ async function openPostgres(url: string): Promise<Database> {
     },
     async transaction<T>(work: (tx: Queryable) => Promise<T>) {
       const client = await pool.connect()
+      // While checked out the pool does not listen for the connection's errors: one lost between two statements
+      // (work awaiting something else) fails the next statement, and the connection is dropped on release.
+      let lost: Error | undefined
+      const onError = (error: Error) => void (lost = error)
+      client.on('error', onError)
       const committed = commitCallbacks()
       let value: T
       try {
@@ -132,10 +155,12 @@ async function openPostgres(url: string): Promise<Database> {
         })
         await client.query('COMMIT')
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined)
+        if (!lost && !isConnectionLost(error)) await client.query('ROLLBACK').catch(() => undefined)
+        else lost ??= error as Error
         throw error
       } finally {
-        client.release()
+        client.removeListener('error', onError)
+        client.release(lost)
       }
       committed.run()
       return value

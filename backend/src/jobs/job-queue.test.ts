@@ -101,6 +101,33 @@ describe('job queue', () => {
     expect(ran).toEqual(['dead'])
   })
 
+  it('fails a job whose worker went silent on its last attempt, rather than taking it over again', async () => {
+    const ran: string[] = []
+    const queue = newQueue({ heartbeatMs: 50, staleAfterMs: 1000 })
+    queue.register<{ name: string }, string>('named', async (job) => {
+      ran.push(job.payload.name)
+      return job.payload.name
+    })
+    const last = await queue.enqueue('named', { name: 'last' }, { maxAttempts: 2 })
+    const again = await queue.enqueue('named', { name: 'again' }, { maxAttempts: 2 })
+    await db.query(`UPDATE jobs SET status = 'running', attempts = 2, locked_by = 'gone', heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [last.id])
+    await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'gone', heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [again.id])
+    await queue.start({ recoverAllRunning: false })
+    expect(await queue.waitFor(again.id, 10_000)).toMatchObject({ status: 'finished', attempts: 2 })
+    const failed = await queue.waitFor(last.id, 10_000)
+    expect(failed).toMatchObject({ status: 'failed', attempts: 2, error: expect.stringContaining('last attempt (2 of 2)') })
+    expect(failed!.finishedAt).not.toBeNull()
+    expect(ran).toEqual(['again'])
+
+    // The same when this process owns the database and recovers everything left running at its start.
+    const owned = await queue.enqueue('named', { name: 'owned' }, { maxAttempts: 1 })
+    await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'previous-start' WHERE id = $1`, [owned.id])
+    const restarted = newQueue()
+    restarted.register('named', async () => 'ran again')
+    await restarted.start({ recoverAllRunning: true })
+    expect(await restarted.get(owned.id)).toMatchObject({ status: 'failed', attempts: 1 })
+  })
+
   it('refreshes the heartbeat of the jobs it runs', async () => {
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))
@@ -234,6 +261,32 @@ describe('job queue', () => {
     service.abort()
     await stopped
     expect(await queue.get(job.id)).toMatchObject({ status: 'queued', attempts: 0, error: null })
+  })
+
+  it('keeps beating for a job whose handler has not ended yet when its worker stops, so it is never taken over meanwhile', async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let started = false
+    const queue = newQueue({ heartbeatMs: 50, staleAfterMs: 1000 })
+    // A step that does not heed the stop at once.
+    queue.register('slow-step', async () => {
+      started = true
+      await held
+      return 'done'
+    })
+    await queue.start({ recoverAllRunning: false })
+    const job = await queue.enqueue('slow-step', {})
+    await eventually(async () => started)
+    const heartbeat = async () => (await db.query<{ beat: string }>(`SELECT heartbeat_at::text AS beat FROM jobs WHERE id = $1`, [job.id]))[0].beat
+    const stopped = queue.stop()
+    try {
+      const atStop = await heartbeat()
+      await eventually(async () => (await heartbeat()) !== atStop)
+    } finally {
+      release()
+    }
+    await stopped
+    expect(await queue.get(job.id)).toMatchObject({ status: 'finished', result: 'done' })
   })
 
   describe('jobs held by the process that does their work', () => {

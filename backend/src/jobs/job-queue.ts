@@ -314,18 +314,21 @@ export class JobQueue {
   }
 
   /**
-   * Stops claiming, tells running handlers to stop (context.signal) and waits for them. The telling happens before
+   * Stops claiming, tells running handlers to stop (context.signal) and waits for them, beating for their jobs until
+   * they end. The telling happens before
    * this returns its promise, so a caller may stop other parts after it and handlers failing then count as stopped.
    */
   async stop(): Promise<void> {
     this.isStarted = false
     this.stopping.abort()
     if (this.timer) clearTimeout(this.timer)
-    if (this.heartbeat) clearInterval(this.heartbeat)
-    this.heartbeat = undefined
     await Promise.allSettled([...this.fills])
+    // The heartbeat goes on until the handlers have ended: a job still running here is never taken over as stale and
+    // run twice at once. A handler that ignores the signal holds the stop up (the process's supervisor ends it).
     await Promise.allSettled([...this.active])
     await this.handBackHeld()
+    if (this.heartbeat) clearInterval(this.heartbeat)
+    this.heartbeat = undefined
     const stopListening = await this.listening?.catch(() => undefined)
     this.listening = undefined
     await stopListening?.().catch(() => undefined)
@@ -381,13 +384,23 @@ export class JobQueue {
       .catch(() => undefined) // the next beat tries again; the stale limit allows for several misses
   }
 
+  /**
+   * Puts jobs whose worker went silent back in the queue, or fails them when that was their last attempt (a job that
+   * brings its worker down would otherwise be taken over, and bring the next one down, without end).
+   */
   private async requeueStale(all: boolean): Promise<void> {
-    await this.db.query(
-      `UPDATE jobs SET status = 'queued', locked_by = NULL, locked_at = NULL, heartbeat_at = NULL, updated_at = now()
+    const rows = await this.db.query<{ id: string; status: JobState }>(
+      `UPDATE jobs SET status = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
+          error = CASE WHEN attempts >= max_attempts
+            THEN 'Its worker stopped while running it, on its last attempt (' || attempts || ' of ' || max_attempts || ')' ELSE error END,
+          finished_at = CASE WHEN attempts >= max_attempts THEN now() ELSE NULL END,
+          locked_by = NULL, locked_at = NULL, heartbeat_at = NULL, updated_at = now()
         WHERE status = 'running' AND ($1::boolean OR (
-          locked_by IS DISTINCT FROM $3 AND COALESCE(heartbeat_at, locked_at) < now() - ($2::int * interval '1 millisecond')))`,
+          locked_by IS DISTINCT FROM $3 AND COALESCE(heartbeat_at, locked_at) < now() - ($2::int * interval '1 millisecond')))
+        RETURNING id, status`,
       [all, this.staleAfterMs, this.workerId],
     )
+    for (const row of rows) if (row.status === 'failed') this.events.emit(`ended:${row.id}`)
   }
 
   private wake(): void {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod'
 import type { ErrorBody } from '../../../contracts/common'
+import { isConnectionLost } from '../db/database'
 import { AppError } from '../errors'
 
 /** Translates every failure into a JSON error body: 4xx names the problem, 5xx hides internals. */
@@ -38,6 +39,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code)) {
       request.log.warn({ err: error }, 'input reached the database unchecked')
       return reply.status(400).send({ success: false, error: 'Bad Request', message: 'A value in the request is out of range or malformed' })
+    }
+    // The database dropped the connection (a restart, a failover): the pool opens a new one, so a retry may succeed.
+    if (isConnectionLost(error)) {
+      request.log.warn({ err: error }, 'the database connection was lost')
+      return reply.status(503).header('retry-after', '1').send({ success: false, error: 'Service Unavailable', message: 'The database is not reachable right now; try again shortly' })
     }
     const statusCode = error.statusCode ?? 500
     if (statusCode >= 400 && statusCode < 500) {

@@ -8,7 +8,7 @@ import { KeywordRetriever, type Retriever } from '../../answering/retriever'
 import type { Database } from '../../db/database'
 import { InvalidInputError, NotFoundError, UpstreamError } from '../../errors'
 import type { LlmProvider } from '../../llm/provider'
-import type { HeldJob, Job, JobQueue } from '../../jobs/job-queue'
+import { JobLostError, JobStoppedError, type HeldJob, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
 import { AGENT_JOB, type AgentsService } from '../agents/agents.service'
 import type { KnowledgeService } from '../knowledge/knowledge.service'
 import { queryLogsRepository as logs, type AnswerMetricsRecord, type LogStatus, type QueryLogRecord } from '../query-logs/query-logs.repository'
@@ -101,7 +101,7 @@ export class AskService {
   ) {
     this.answerer = new QuestionAnswerer({ retriever, provider: llm, screenPassage })
     this.answeredLog = new QuestionLogWriter(db)
-    jobs.register<AskPayload, { logId: number }>(ASK_JOB, (job) => this.runAsk(job))
+    jobs.register<AskPayload, { logId: number }>(ASK_JOB, (job, context) => this.runAsk(job, context))
   }
 
   private readonly answerer: QuestionAnswerer
@@ -183,7 +183,7 @@ export class AskService {
     } else {
       void answering
         .then(
-          (answered) => held.finish({ logId }, (tx) => logs.complete(tx, logId, answered.outcome, answered.metrics)),
+          (answered) => held.finish({ logId }, async (tx) => void (await logs.complete(tx, logId, answered.outcome, answered.metrics))),
           (error: unknown) => held.fail(error),
         )
         .catch(() => undefined) // the database went away (shutdown): the job is recovered as a stale one
@@ -219,12 +219,12 @@ export class AskService {
   }
 
   /** Answers (or refuses) a question with these settings, writing nothing. */
-  private async answerNow(command: string, settings: BotSettings, model: string | undefined, history: PromptTurn[]): Promise<AnsweredNow> {
+  private async answerNow(command: string, settings: BotSettings, model: string | undefined, history: PromptTurn[], signal?: AbortSignal): Promise<AnsweredNow> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const screening = settings.semantic_firewall ? screenQuestion(command) : null
     if (screening?.isBlocked) return { outcome: { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: elapsed() } }
-    const answer = await this.answerer.complete({ question: command, settings, chooseModel: this.modelChooser(settings, model), history })
+    const answer = await this.answerer.complete({ question: command, settings, chooseModel: this.modelChooser(settings, model), history, signal })
     return {
       outcome: { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs: elapsed() },
       metrics: metricsOf(answer),
@@ -449,18 +449,31 @@ export class AskService {
     }
   }
 
-  /** A question handed to the queue: taken over from a process that died, or tried again after a failure. */
-  private async runAsk(job: Job<AskPayload, { logId: number }>) {
+  /**
+   * A question handed to the queue: taken over from a process that died, or tried again after a failure. Its log is
+   * written only while this worker still holds the job and the log is pending, so a worker that was presumed dead (or
+   * answered it before dying between the log and the job's end) never overwrites another's answer. A stop of this
+   * worker aborts the answer: the job goes back to the queue, and the log stays pending for the next worker.
+   */
+  private async runAsk(job: Job<AskPayload, { logId: number }>, context: JobContext<{ logId: number }>) {
     const log = await logs.find(this.db, job.payload.logId)
     if (!log) throw new Error(`Query log ${job.payload.logId} is missing`)
+    if (log.status !== 'pending') return { logId: log.id }
     const started = performance.now()
+    const completeIfHeld = (outcome: Parameters<typeof logs.complete>[2], metrics?: Parameters<typeof logs.complete>[3]) =>
+      this.db.transaction(async (tx) => {
+        // Throws JobLostError (writing nothing) when the job is no longer this worker's.
+        await context.reportProgress(1, 1, undefined, tx)
+        await logs.complete(tx, log.id, outcome, metrics)
+      })
     try {
       const settings = await this.settings.botSettings()
-      const answered = await this.answerNow(log.command, settings, job.payload.model, await this.historyOf(log.id))
-      await logs.complete(this.db, log.id, answered.outcome, answered.metrics)
+      const answered = await this.answerNow(log.command, settings, job.payload.model, await this.historyOf(log.id), context.signal)
+      if (context.signal.aborted) throw new JobStoppedError()
+      await completeIfHeld(answered.outcome, answered.metrics)
     } catch (error) {
-      if (job.attempts >= job.maxAttempts) {
-        await logs.complete(this.db, log.id, { answer: null, sourceList: [], status: 'failed', durationMs: Math.round(performance.now() - started) })
+      if (!context.signal.aborted && !(error instanceof JobLostError) && job.attempts >= job.maxAttempts) {
+        await completeIfHeld({ answer: null, sourceList: [], status: 'failed', durationMs: Math.round(performance.now() - started) })
       }
       throw error
     }

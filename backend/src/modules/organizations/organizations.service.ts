@@ -77,13 +77,17 @@ export class OrganizationsService {
   /** Renames a group or changes its role; the role of a built-in role group stays, since sign-up and keys rely on it. */
   async updateGroup(organizationId: number, groupId: number, change: { name?: string; role?: Role }): Promise<GroupView> {
     await this.requireOrganization(organizationId)
-    const group = await repository.findGroup(this.db, organizationId, groupId)
-    if (!group) throw new NotFoundError(`No group with id ${groupId} in organisation ${organizationId}`)
-    if (group.builtin && change.role !== undefined && change.role !== group.role) {
-      throw new ConflictError(`"${group.name}" is this organisation's built-in ${group.role} group: its role cannot change (rename it, or create another group)`, 'role')
-    }
-    const name = change.name ?? group.name
-    return this.writeGroupName(organizationId, name, groupId, async () => toGroup(await repository.updateGroup(this.db, groupId, { name, role: change.role ?? group.role })))
+    // The group is read and written under its row's lock: a rename and a role change saved at once both hold.
+    const write = () =>
+      this.db.transaction(async (tx) => {
+        const group = await repository.findGroup(tx, organizationId, groupId, true)
+        if (!group) throw new NotFoundError(`No group with id ${groupId} in organisation ${organizationId}`)
+        if (group.builtin && change.role !== undefined && change.role !== group.role) {
+          throw new ConflictError(`"${group.name}" is this organisation's built-in ${group.role} group: its role cannot change (rename it, or create another group)`, 'role')
+        }
+        return toGroup(await repository.updateGroup(tx, groupId, { name: change.name ?? group.name, role: change.role ?? group.role }))
+      })
+    return change.name === undefined ? write() : this.writeGroupName(organizationId, change.name, groupId, write)
   }
 
   /** Deletes an empty group that is not one of the organisation's built-in role groups. */

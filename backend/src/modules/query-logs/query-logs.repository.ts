@@ -285,28 +285,31 @@ export const queryLogsRepository = {
     await db.query(`UPDATE query_logs SET task_id = $2 WHERE id = $1`, [id, taskId])
   },
 
-  /** Ends a log with its answer; `metrics` (how a model wrote it) goes in the same write. */
+  /**
+   * Ends a pending log with its answer; `metrics` (how a model wrote it) goes in the same write. A log that has ended
+   * already is left as it is (another process answered the question first): resolves false then.
+   */
   async complete(
     db: Queryable,
     id: number,
     outcome: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number },
     metrics?: AnswerMetricsRecord,
-  ) {
+  ): Promise<boolean> {
     if (!metrics) {
-      await db.query(`UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5 WHERE id = $1`, [
+      const rows = await db.query(`UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5 WHERE id = $1 AND status = 'pending' RETURNING id`, [
         id,
         outcome.answer,
         JSON.stringify(outcome.sourceList),
         outcome.status,
         outcome.durationMs,
       ])
-      return
+      return rows.length > 0
     }
-    await db.query(
+    const rows = await db.query(
       `UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5, llm_model = $6, llm_fallback = $7,
               llm_tokens_in = $8, llm_tokens_out = $9, llm_first_token_ms = $10, llm_total_ms = $11, answer_note = $12,
               unsupported_sentences = $13::jsonb, screened_passages = $14
-        WHERE id = $1`,
+        WHERE id = $1 AND status = 'pending' RETURNING id`,
       [
         id,
         outcome.answer,
@@ -324,6 +327,7 @@ export const queryLogsRepository = {
         metrics.screenedPassages,
       ],
     )
+    return rows.length > 0
   },
 
   /** One log, if the scope allows it. */

@@ -1,6 +1,6 @@
 import { AgentSettings, BotSettings, USE_DEFAULT_MODEL, type BotInfo, type BotSettingsUpdate, type WhoAmI } from '../../../../contracts/settings'
 import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, buildWorkflowGraph, runnableVariantsOf, type WorkflowVariant } from '../../agents/workflow-definition'
-import type { Database } from '../../db/database'
+import type { Database, Queryable } from '../../db/database'
 import { InvalidInputError } from '../../errors'
 import { promptSettingProblems } from '../../answering/prompt'
 import { PRODUCT_GUIDE_QUERIES, defaultAgentSettings, defaultBotSettings } from './settings.defaults'
@@ -99,20 +99,23 @@ export class SettingsService {
   }
 
   async updateBotSettings(update: BotSettingsUpdate): Promise<BotSettings> {
-    // What is stored now, not a cached copy: the update is merged into it.
-    const current = await this.readBotSettings()
-    await this.checkModelChoice(update.llm_model, current.llm_model)
+    // Checked against what is stored before the row is locked: the model list may come from the endpoint.
+    await this.checkModelChoice(update.llm_model, (await this.readBotSettings()).llm_model)
     // Prompt templates must keep their placeholder, and bot_type must name an answer style.
     const [problem] = promptSettingProblems(update)
     if (problem) throw new InvalidInputError(problem.field, problem.message)
     const normalised = update.bot_type === undefined ? update : { ...update, bot_type: update.bot_type.trim().toLowerCase() }
-    const next = BotSettings.parse({ ...current, ...normalised })
-    const searchProblem = this.searchSettingProblem(update, next)
-    if (searchProblem) throw new InvalidInputError(searchProblem.field, searchProblem.message)
-    await this.db.query(
-      `INSERT INTO bot_settings (id, settings) VALUES (1, $1::jsonb) ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = now()`,
-      [JSON.stringify(next)],
-    )
+    // What is stored now, not a cached copy, is merged with the update under the row's lock: two administrators
+    // (in one process or two) saving different fields at once both keep theirs.
+    const next = await this.db.transaction(async (tx) => {
+      const stored = await lockedSettings<BotSettings>(tx, 'bot_settings')
+      const parsed = BotSettings.safeParse({ ...defaultBotSettings, ...stored })
+      const next = BotSettings.parse({ ...(parsed.success ? parsed.data : defaultBotSettings), ...normalised })
+      const searchProblem = this.searchSettingProblem(update, next)
+      if (searchProblem) throw new InvalidInputError(searchProblem.field, searchProblem.message)
+      await tx.query(`UPDATE bot_settings SET settings = $1::jsonb, updated_at = now() WHERE id = 1`, [JSON.stringify(next)])
+      return next
+    })
     this.botSettingsWrites++
     this.cachedBotSettings = undefined
     this.readingBotSettings = undefined
@@ -169,19 +172,21 @@ export class SettingsService {
 
   async updateAgentSettings(update: Partial<AgentSettings>): Promise<AgentSettings> {
     await this.checkModelChoice(update.llm_model, (await this.agentSettings()).llm_model)
-    const next = AgentSettings.parse({ ...(await this.agentSettings()), ...update })
-    const toolNames = new Set(next.tools.map((tool) => tool.name))
-    for (const agent of next.agents) {
-      for (const [field, value] of Object.entries(agent).filter(([key]) => key.endsWith('_tools'))) {
-        const unknown = value.split(',').map((name) => name.trim()).filter((name) => name && !toolNames.has(name))
-        if (unknown.length) throw new InvalidInputError(`agents.${agent.name}.${field}`, `Unknown tool ${unknown.join(', ')}`)
+    // Merged with what is stored under the row's lock, as bot settings are.
+    return this.db.transaction(async (tx) => {
+      const stored = await lockedSettings<AgentSettings>(tx, 'agent_settings')
+      const parsed = AgentSettings.safeParse({ ...defaultAgentSettings, ...stored })
+      const next = AgentSettings.parse({ ...(parsed.success ? parsed.data : defaultAgentSettings), ...update })
+      const toolNames = new Set(next.tools.map((tool) => tool.name))
+      for (const agent of next.agents) {
+        for (const [field, value] of Object.entries(agent).filter(([key]) => key.endsWith('_tools'))) {
+          const unknown = value.split(',').map((name) => name.trim()).filter((name) => name && !toolNames.has(name))
+          if (unknown.length) throw new InvalidInputError(`agents.${agent.name}.${field}`, `Unknown tool ${unknown.join(', ')}`)
+        }
       }
-    }
-    await this.db.query(
-      `INSERT INTO agent_settings (id, settings) VALUES (1, $1::jsonb) ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = now()`,
-      [JSON.stringify(next)],
-    )
-    return next
+      await tx.query(`UPDATE agent_settings SET settings = $1::jsonb, updated_at = now() WHERE id = 1`, [JSON.stringify(next)])
+      return next
+    })
   }
 
   stateFields(): string[] {
@@ -211,4 +216,14 @@ export class SettingsService {
       errored_urls_length: lists.errored_urls.length,
     }
   }
+}
+
+/**
+ * The stored settings of a one-row settings table, its row locked until `tx` ends (made first, empty, if missing), so
+ * that a read-merge-write in `tx` waits for any other one in flight and merges into its result.
+ */
+async function lockedSettings<T>(tx: Queryable, table: 'bot_settings' | 'agent_settings'): Promise<Partial<T> | undefined> {
+  await tx.query(`INSERT INTO ${table} (id, settings) VALUES (1, '{}'::jsonb) ON CONFLICT (id) DO NOTHING`)
+  const [row] = await tx.query<{ settings: Partial<T> }>(`SELECT settings FROM ${table} WHERE id = 1 FOR UPDATE`)
+  return row?.settings
 }
