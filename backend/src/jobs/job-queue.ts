@@ -43,9 +43,26 @@ export class JobStoppedError extends Error {
   }
 }
 
-/** Thrown by a handler for a failure another attempt would only repeat: the job fails at once, with this message. */
-export class FinalJobError extends Error {
-  override readonly name = 'FinalJobError'
+/**
+ * Thrown by a handler that cannot run this job here (it needs something this worker lacks): the job goes back to the
+ * queue without counting as an attempt, for another worker, after `delayMs`; `message` is kept as its error meanwhile.
+ */
+export class JobDeferredError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message)
+    this.name = 'JobDeferredError'
+  }
+}
+
+/** Thrown by a handler for a job no attempt can ever do: it fails at once, whatever attempts remain. */
+export class JobAbandonedError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'JobAbandonedError'
+  }
 }
 
 /** The job was cancelled or taken over by another worker: whatever this worker was doing for it must not commit. */
@@ -258,9 +275,41 @@ export class JobQueue {
     return row ? toJob(row) : undefined
   }
 
-  async latest(kind: string): Promise<Job | undefined> {
-    const [row] = await this.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE kind = $1 ORDER BY created_at DESC, id LIMIT 1`, [kind])
+  /** The newest job of `kind`; with `match`, the newest whose payload contains it. */
+  async latest(kind: string, match?: Record<string, unknown>): Promise<Job | undefined> {
+    const [row] = await this.db.query<JobRow>(
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE kind = $1 AND ($2::jsonb IS NULL OR payload @> $2::jsonb) ORDER BY created_at DESC, id LIMIT 1`,
+      [kind, match ? JSON.stringify(match) : null],
+    )
     return row ? toJob(row) : undefined
+  }
+
+  /**
+   * Queues a job unless one of `kind` (whose payload contains `match`, when given) is queued or running already, in
+   * any process on this database: the check and the insert are one transaction under an advisory lock on the kind, so
+   * two processes asking at once get one job. Resolves with the job queued or found.
+   */
+  async enqueueUnlessPending(
+    kind: string,
+    payload: unknown,
+    options: { total?: number; maxAttempts?: number; match?: Record<string, unknown> } = {},
+  ): Promise<{ job: Job; isNew: boolean }> {
+    const found = await this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('kb_jobs.' || current_schema() || '.' || $1))`, [kind])
+      const [pending] = await tx.query<JobRow>(
+        `SELECT ${JOB_COLUMNS} FROM jobs WHERE kind = $1 AND status IN ('queued', 'running') AND ($2::jsonb IS NULL OR payload @> $2::jsonb)
+          ORDER BY created_at, id LIMIT 1`,
+        [kind, options.match ? JSON.stringify(options.match) : null],
+      )
+      if (pending) return { job: toJob(pending), isNew: false }
+      const [row] = await tx.query<JobRow>(
+        `INSERT INTO jobs (id, kind, payload, total, max_attempts) VALUES ($1, $2, $3, $4, $5) RETURNING ${JOB_COLUMNS}`,
+        [randomUUID(), kind, JSON.stringify(payload), options.total ?? 0, options.maxAttempts ?? 3],
+      )
+      return { job: toJob(row), isNew: true }
+    })
+    if (found.isNew) this.wake()
+    return found
   }
 
   /** Cancels a job that has not ended; a running handler finishes its current step and its result is discarded. */
@@ -367,12 +416,13 @@ export class JobQueue {
    * Gives jobs this worker holds back to the queue without using up an attempt: they were interrupted by its stop,
    * not failed. If the database cannot be reached, the next start requeues them (PGlite) or stale recovery does.
    */
-  private async handBack(ids: string[]): Promise<void> {
+  private async handBack(ids: string[], deferral?: { delayMs: number; reason: string }): Promise<void> {
     await this.db
       .query(
-        `UPDATE jobs SET status = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, heartbeat_at = NULL, run_after = now(), updated_at = now()
+        `UPDATE jobs SET status = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, heartbeat_at = NULL,
+            run_after = now() + ($3::int * interval '1 millisecond'), error = COALESCE($4, error), updated_at = now()
           WHERE id = ANY($1::text[]) AND status = 'running' AND locked_by = $2`,
-        [ids, this.workerId],
+        [ids, this.workerId, Math.max(0, Math.round(deferral?.delayMs ?? 0)), deferral?.reason ?? null],
       )
       .catch(() => undefined)
   }
@@ -487,8 +537,13 @@ export class JobQueue {
         await this.handBack([job.id])
         return
       }
+      if (error instanceof JobDeferredError) {
+        // Not for this worker: another one takes it, without an attempt spent here.
+        await this.handBack([job.id], { delayMs: error.delayMs, reason: error.message })
+        return
+      }
       const message = error instanceof Error ? error.message : String(error)
-      const isFinal = error instanceof FinalJobError || job.attempts >= job.maxAttempts
+      const isFinal = job.attempts >= job.maxAttempts || error instanceof JobAbandonedError
       await this.db
         .query(
           `UPDATE jobs SET status = $2, error = $3, locked_by = NULL, updated_at = now(),

@@ -1,6 +1,6 @@
 import type { EmbeddingsProgress } from '../../../contracts/embeddings'
 import type { Database } from '../db/database'
-import type { Job, JobContext, JobQueue } from '../jobs/job-queue'
+import { JobAbandonedError, JobDeferredError, type Job, type JobContext, type JobQueue } from '../jobs/job-queue'
 import { LlmError, type EmbeddingsProvider } from '../llm/provider'
 import { knowledgeRepository } from '../modules/knowledge/knowledge.repository'
 import { vectorsRepository as repository, type ChunkToEmbed, type ChunkVector } from './vectors.repository'
@@ -29,11 +29,17 @@ export interface EmbeddingPassesOptions {
   batchSize?: number
   /** How often to look for chunks a lost notification or a finishing pass left without a vector. */
   checkIntervalMs?: number
+  /** How long a pass for another model waits after this worker hands it back, for a worker that has that model. */
+  otherModelDelayMs?: number
+  /** A pass for another model older than this is failed: no worker with that model is left to run it. */
+  otherModelGiveUpMs?: number
   log?: (message: string) => void
 }
 
 const DEFAULT_BATCH = 64
 const DEFAULT_CHECK_MS = 30_000
+const DEFAULT_OTHER_MODEL_DELAY_MS = 5_000
+const DEFAULT_OTHER_MODEL_GIVE_UP_MS = 10 * 60_000
 
 /** What the embedding endpoint is given for a chunk: its article's title, then its text. */
 export const embeddingInput = (chunk: Pick<ChunkToEmbed, 'title' | 'text'>) => `${chunk.title}\n\n${chunk.text}`
@@ -48,6 +54,8 @@ export const embeddingInput = (chunk: Pick<ChunkToEmbed, 'title' | 'text'>) => `
 export class EmbeddingPasses {
   private readonly batchSize: number
   private readonly checkIntervalMs: number
+  private readonly otherModelDelayMs: number
+  private readonly otherModelGiveUpMs: number
   private readonly log: (message: string) => void
   /** Chunks the endpoint refused in an earlier pass of this process: not tried again until a restart. */
   private readonly refused = new Set<number>()
@@ -66,6 +74,8 @@ export class EmbeddingPasses {
   ) {
     this.batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH)
     this.checkIntervalMs = options.checkIntervalMs ?? DEFAULT_CHECK_MS
+    this.otherModelDelayMs = options.otherModelDelayMs ?? DEFAULT_OTHER_MODEL_DELAY_MS
+    this.otherModelGiveUpMs = options.otherModelGiveUpMs ?? DEFAULT_OTHER_MODEL_GIVE_UP_MS
     this.log = options.log ?? (() => undefined)
     jobs.register<EmbedPayload, EmbedResult>(EMBED_JOB, (job, context) => this.runPass(job, context))
   }
@@ -98,8 +108,10 @@ export class EmbeddingPasses {
   }
 
   /**
-   * Queues a pass when some chunk has no vector of the model and no pass is waiting to run; one check at a time.
-   * A pass already running may have read its last batch before the latest publish: the periodic check looks again.
+   * Queues a pass when some chunk has no vector of the model and no pass for the model is waiting or running in any
+   * process (one at a time across processes: the check and the queueing are one step, see enqueueUnlessPending); one
+   * check at a time. A pass already running may have read its last batch before the latest publish: the periodic check
+   * looks again.
    */
   check(reason: PassReason = 'index'): Promise<Job | undefined> {
     this.checking ??= this.checkOnce(reason).finally(() => {
@@ -116,17 +128,14 @@ export class EmbeddingPasses {
   private async checkOnce(reason: PassReason): Promise<Job | undefined> {
     if (this.isStopped) return undefined
     const indexSeq = await repository.latestIndexSeq(this.db)
-    const latest = await this.jobs.latest(EMBED_JOB)
-    if (latest?.status === 'running') return latest
-    if (latest?.status === 'queued') {
-      this.checkedIndexSeq = indexSeq
-      return latest
-    }
     const [next] = await repository.chunksWithoutVector(this.db, this.model, 1, [...this.refused])
     let job: Job | undefined
     if (next) {
       const { chunks, embedded } = await repository.counts(this.db, this.model)
-      job = await this.jobs.enqueue(EMBED_JOB, { model: this.model, reason } satisfies EmbedPayload, { total: Math.max(1, chunks - embedded) })
+      ;({ job } = await this.jobs.enqueueUnlessPending(EMBED_JOB, { model: this.model, reason } satisfies EmbedPayload, {
+        total: Math.max(1, chunks - embedded),
+        match: { model: this.model },
+      }))
     } else {
       await this.finishModelChange()
     }
@@ -145,6 +154,14 @@ export class EmbeddingPasses {
 
   private async runPass(job: Job<EmbedPayload, EmbedResult>, context: JobContext<EmbedResult>): Promise<EmbedResult> {
     const model = this.model
+    if (job.payload.model !== model) {
+      // Vectors of one model are made by a worker that has it (a rolling change of model runs both for a while).
+      const waited = Date.now() - job.createdAt.getTime()
+      if (waited > this.otherModelGiveUpMs) {
+        throw new JobAbandonedError(`No worker with the embedding model ${job.payload.model} took this pass within ${Math.round(waited / 1000)} s (this one has ${model})`)
+      }
+      throw new JobDeferredError(`Waiting for a worker with the embedding model ${job.payload.model} (this one has ${model})`, this.otherModelDelayMs)
+    }
     // A resumed pass goes on from what its earlier attempt committed.
     const result: EmbedResult = job.result && job.result.model === model ? job.result : { model, embedded: 0, refused: [], droppedOldVectors: 0 }
     for (const id of result.refused) this.refused.add(id)
@@ -189,7 +206,7 @@ export class EmbeddingPasses {
   /** What check_embeddings reports about vectors: the last pass, and how many chunks have a vector of the model. */
   async progress(): Promise<EmbeddingsProgress> {
     const model = this.model
-    const [{ chunks, embedded }, job] = await Promise.all([repository.counts(this.db, model), this.jobs.latest(EMBED_JOB)])
+    const [{ chunks, embedded }, job] = await Promise.all([repository.counts(this.db, model), this.jobs.latest(EMBED_JOB, { model })])
     const result = job?.result as EmbedResult | null | undefined
     const refused = result?.model === model ? result.refused.length : 0
     const base = { model, task_id: job?.id ?? null, progress: job?.progress ?? 0, total: job?.total ?? 0, embedded, chunks, refused }

@@ -9,7 +9,7 @@ import { decodeBody, FetchError, type FetchedResource, type GuardedFetcher } fro
 import { extractReadableHtml } from '../../ingest/html-extractor'
 import { sniffFormat } from '../../ingest/sniff-format'
 import { FetchRefusedError } from '../../ingest/ssrf-guard'
-import { FinalJobError, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
+import { JobAbandonedError, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
 import { articlesRepository } from '../articles/articles.repository'
 import { AlreadySettledError, CRAWL_JOB, JobInterruptedError } from './ingest-job'
 import { ingestRepository as repository, type PendingPage } from './ingest.repository'
@@ -136,7 +136,7 @@ export class CrawlService {
   /** Ends the crawl as failed ("The crawl failed: it took…") without another attempt; the pages not reached say why. */
   private async giveUp(jobId: string, what: string): Promise<never> {
     await repository.skipPendingPages(this.db, jobId, `Not reached: the crawl ${what}`)
-    throw new FinalJobError(`it ${what}`)
+    throw new JobAbandonedError(`it ${what}`)
   }
 
   private async crawlPage(job: Job<CrawlPayload, CrawlSummary>, page: PendingPage, scope: CrawlScope, claim: (tx: Queryable) => Promise<void>): Promise<void> {
