@@ -257,6 +257,12 @@ test.describe('Users', () => {
     expect(again.status()).toBe(409)
     expect(await again.text()).toContain(repeated)
     expect(await codesNoted()).toBe(1)
+    // The code is revoked again: the screen walk reads the list as a new installation has it.
+    const invitations = (await (await page.request.get(`${BACKEND_URL}/admin/invitations`, { headers: admin.headers })).json()) as { id: number; note: string }[]
+    for (const invitation of invitations.filter((listed) => listed.note === note)) {
+      expect((await page.request.delete(`${BACKEND_URL}/admin/invitations/${invitation.id}`, { headers: admin.headers })).status()).toBe(200)
+    }
+    expect(await codesNoted()).toBe(0)
   })
 
   test("disables and enables a user on the user's page: a disabled user cannot sign in and their session ends", async ({ page }, testInfo) => {
