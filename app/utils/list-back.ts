@@ -3,8 +3,7 @@
  * pages, carried in the page's `?back=`.
  */
 
-/** Where paths are resolved to be checked: an address of no real site, which a path must keep. */
-const CHECK_ORIGIN = 'http://list.invalid'
+import { localPathUrl } from './local-path'
 
 /** The address of `href` (a row's page) that comes back to the list being shown at `location` (the plain list needs no `back`). */
 export function withListBack(href: string, location: { pathname: string; search: string }): string {
@@ -17,15 +16,7 @@ export function withListBack(href: string, location: { pathname: string; search:
  * with its query, never another page or another site. The plain list for anything else.
  */
 export function listBack(url: string | URL, list: string): string {
-  const back = new URL(url).searchParams.get('back')
-  if (!back || back.length > 4000 || !back.startsWith('/') || back.startsWith('//') || back.includes('\\')) return list
-  let parsed: URL
-  try {
-    parsed = new URL(back, CHECK_ORIGIN)
-  } catch {
-    return list
-  }
-  if (parsed.origin !== CHECK_ORIGIN || parsed.pathname !== list) return list
-  if (parsed.searchParams.has('_data')) parsed.searchParams.delete('_data')
+  const parsed = localPathUrl(new URL(url).searchParams.get('back'), 4000)
+  if (!parsed || parsed.pathname !== list) return list
   return `${parsed.pathname}${parsed.search}`
 }

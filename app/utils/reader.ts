@@ -1,3 +1,5 @@
+import { localPathUrl } from './local-path'
+
 /**
  * The reader view of an article (/read/<id>), which every signed-in role opens: where answers' sources lead, with
  * the quoted passage marked and scrolled to.
@@ -31,26 +33,16 @@ const BACK_LABELS: Record<string, (path: string) => string> = {
   logs: (path) => (path === '/logs' ? 'Back to Logs' : 'Back to the log'),
 }
 
-/** Where paths are resolved to be checked: an address of no real site, which a path must keep. */
-const CHECK_ORIGIN = 'http://reader.invalid'
-
 /**
  * The reader's way back to `path` (a source link's `back`, or the path and query of the Referer): only a path of this
  * site, of a screen that links to the reader, with its query and fragment, so that the link can never lead to another
  * site. Null for anything else.
  */
 export function readerBackLink(path: string | null | undefined): { to: string; label: string } | null {
-  if (!path || path.length > 2000 || !path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return null
-  let url: URL
-  try {
-    url = new URL(path, CHECK_ORIGIN)
-  } catch {
-    return null
-  }
-  if (url.origin !== CHECK_ORIGIN) return null
+  const url = localPathUrl(path, 2000)
+  if (!url) return null
   const label = BACK_LABELS[url.pathname.split('/')[1] ?? '']
   if (!label) return null
-  if (url.searchParams.has('_data')) url.searchParams.delete('_data')
   return { to: `${url.pathname}${url.search}${url.hash}`, label: label(url.pathname) }
 }
 

@@ -56,6 +56,15 @@ async function editUser(page: Page, username: string, testInfo: TestInfo) {
   await whenHydrated(page.getByRole('button', { name: 'Save user' }), testInfo)
 }
 
+/** A newly registered user's edit page, opened by an administrator: its username, the administrator's backend session and the user's id. */
+async function editNewUser(page: Page, prefix: string, testInfo: TestInfo) {
+  const username = uniquePrefix(prefix, testInfo.project.name)
+  await register(page.request, username)
+  const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+  await editUser(page, username, testInfo)
+  return { username, admin, id: new URL(page.url()).pathname.split('/').pop() }
+}
+
 /** The option a labelled select shows as chosen: the native <select> without scripts, the react-aria button with them. */
 function chosen(page: Page, label: string, isJs: boolean) {
   return isJs ? page.getByRole('button', { name: label }) : page.getByLabel(label, { exact: true }).locator('option:checked')
@@ -285,11 +294,7 @@ test.describe('Users', () => {
   })
 
   test('a save straight after "Disable user" or "Enable user" keeps what that did', async ({ page }, testInfo) => {
-    const username = uniquePrefix('resave', testInfo.project.name)
-    await register(page.request, username)
-    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
-    await editUser(page, username, testInfo)
-    const id = new URL(page.url()).pathname.split('/').pop()
+    const { username, admin, id } = await editNewUser(page, 'resave', testInfo)
     const savedEnabled = async () => (await (await page.request.get(`${BACKEND_URL}/admin/users/${id}`, { headers: admin.headers })).json()).enabled
 
     await page.getByRole('button', { name: 'Disable user' }).click()
@@ -310,11 +315,7 @@ test.describe('Users', () => {
   })
 
   test('a save from a page opened before a change elsewhere keeps that change: only the fields changed in the form are saved', async ({ page }, testInfo) => {
-    const username = uniquePrefix('stale', testInfo.project.name)
-    await register(page.request, username)
-    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
-    await editUser(page, username, testInfo)
-    const id = new URL(page.url()).pathname.split('/').pop()
+    const { username, admin, id } = await editNewUser(page, 'stale', testInfo)
     // Meanwhile another administrator disables the account and moves it into the editors' group.
     expect((await page.request.post(`${BACKEND_URL}/admin/users/${id}/disable`, { headers: admin.headers, data: {} })).status()).toBe(200)
     const saved = await (await page.request.get(`${BACKEND_URL}/admin/users/${id}`, { headers: admin.headers })).json()

@@ -6,7 +6,9 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { buildBackend, type Backend } from '../app'
 import { loadConfig, type Config } from '../config'
-import { beginPgliteDatabase } from './test-pglite'
+import { openDatabase, type Database } from '../db/database'
+import { migrate } from '../db/migrate'
+import { beginPgliteDatabase, openTestPglite } from './test-pglite'
 import { hashPassword } from '../modules/identity/identity.service'
 
 export const TEST_API_KEY = 'test-api-key-0123456789'
@@ -71,6 +73,31 @@ export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Pro
       await client.connect()
       await client.query(`DROP SCHEMA ${schema} CASCADE`)
       await client.end()
+    },
+  }
+}
+
+/**
+ * Two handles on one migrated database, as two processes have: two connections to a fresh PostgreSQL schema, or, on
+ * PGlite (one process), the same handle twice. `close` closes both and drops the schema.
+ */
+export async function openTwoHandles(kind: StorageKind): Promise<{ first: Database; second: Database; close: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await openTestPglite()
+    await migrate(db)
+    return { first: db, second: db, close: () => db.close() }
+  }
+  const schema = await freshPostgresUrl()
+  const first = await openDatabase({ url: schema.url, dataDir: '' })
+  const second = await openDatabase({ url: schema.url, dataDir: '' })
+  await migrate(first)
+  return {
+    first,
+    second,
+    close: async () => {
+      await first.close()
+      await second.close()
+      await schema.drop()
     },
   }
 }

@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '../db/database'
-import { migrate } from '../db/migrate'
+import type { Database } from '../db/database'
 import { JobQueue } from '../jobs/job-queue'
 import type { EmbeddingsProvider } from '../llm/provider'
 import { KnowledgeService } from '../modules/knowledge/knowledge.service'
-import { freshPostgresUrl, isPostgresAvailable, type StorageKind } from '../testing/test-backend'
+import { isPostgresAvailable, openTwoHandles, type StorageKind } from '../testing/test-backend'
 import { eventually } from '../testing/eventually'
-import { openTestPglite } from '../testing/test-pglite'
 import { EMBED_JOB, EmbeddingPasses } from './embedding-passes'
 import { GARDEN_ARTICLES } from './vectors.test-support'
 
@@ -30,18 +28,10 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
     // Two handles on one database, as two processes have (on PGlite, one process: the same handle twice).
     let first: Database
     let second: Database
-    let drop: (() => Promise<void>) | undefined
+    let close: (() => Promise<void>) | undefined
     const stops: (() => Promise<void>)[] = []
     beforeEach(async () => {
-      if (kind === 'postgres') {
-        const schema = await freshPostgresUrl()
-        drop = schema.drop
-        first = await openDatabase({ url: schema.url, dataDir: '' })
-        second = await openDatabase({ url: schema.url, dataDir: '' })
-      } else {
-        first = second = await openTestPglite()
-      }
-      await migrate(first)
+      ;({ first, second, close } = await openTwoHandles(kind))
       const knowledge = new KnowledgeService(first)
       await first.transaction(async (tx) => {
         for (const article of GARDEN_ARTICLES) {
@@ -52,10 +42,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
     })
     afterEach(async () => {
       for (const stop of stops.splice(0).reverse()) await stop()
-      await first?.close()
-      if (second !== first) await second?.close()
-      await drop?.()
-      drop = undefined
+      await close?.()
+      close = undefined
     })
 
     /** A process: its job queue (started or not) and its embedding passes with `model`. */

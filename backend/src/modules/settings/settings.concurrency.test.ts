@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '../../db/database'
-import { migrate } from '../../db/migrate'
-import { openTestPglite } from '../../testing/test-pglite'
-import { freshPostgresUrl, isPostgresAvailable, type StorageKind } from '../../testing/test-backend'
+import type { Database } from '../../db/database'
+import { isPostgresAvailable, openTwoHandles, type StorageKind } from '../../testing/test-backend'
 import { OrganizationsService } from '../organizations/organizations.service'
 import { SettingsService } from './settings.service'
 
@@ -13,22 +11,12 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
     // Two handles on one database, as two API processes have (on PGlite, one process: the same handle twice).
     let first: Database
     let second: Database
-    let drop: (() => Promise<void>) | undefined
+    let close: (() => Promise<void>) | undefined
     beforeAll(async () => {
-      if (kind === 'postgres') {
-        const schema = await freshPostgresUrl()
-        drop = schema.drop
-        first = await openDatabase({ url: schema.url, dataDir: '' })
-        second = await openDatabase({ url: schema.url, dataDir: '' })
-      } else {
-        first = second = await openTestPglite()
-      }
-      await migrate(first)
+      ;({ first, second, close } = await openTwoHandles(kind))
     })
     afterAll(async () => {
-      await first?.close()
-      if (second !== first) await second?.close()
-      await drop?.()
+      await close?.()
     })
 
     it('keeps every field of bot settings two processes change together', async () => {
