@@ -196,6 +196,19 @@ describe('answering a question', () => {
   })
 })
 
+describe('a model that says the sources do not answer', () => {
+  it('gives that as a not-found answer without sources, though the passages share its words', async () => {
+    const about = [hit(1, 'Answers and sources', 'Every answer shows the sources that answer the question, so readers can check this question.', 3)]
+    const answerer = new QuestionAnswerer({
+      retriever: new KeywordRetriever(fakeIndex(about)),
+      provider: new ScriptedModel([{ text: 'The sources do not answer ' }, { text: 'this question.' }]),
+    })
+    const { events, answer } = await collect(answerer, { question: '¿Cómo añado un artículo?', settings: SETTINGS, chooseModel: async () => 'model-a' })
+    expect(answer).toMatchObject({ composer: 'model', text: 'The sources do not answer this question.', isFound: false, sources: [], unsupported: [] })
+    expect(events.some((event) => event.type === 'sources')).toBe(false)
+  })
+})
+
 describe('the firewall on passages', () => {
   it('takes instructions out of a passage before the model reads it, and counts the passage', async () => {
     const model = new ScriptedModel()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CitationList, type CitableChunk } from './citations'
-import { CitationGrounder, citationNumbers, isClaim } from './grounding'
+import { CitationGrounder, citationNumbers, isClaim, saysTheSourcesDoNotAnswer } from './grounding'
 
 const chunk = (chunkId: number, title: string, text: string): CitableChunk => ({ chunkId, articleId: chunkId * 10, title, text, source: title, score: 1 })
 
@@ -65,6 +65,50 @@ describe('citation grounding', () => {
     expect(grounder.unsupported).toEqual(['Paris has been the capital of France since medieval times.'])
     expect(text).toContain('Paris has been the capital of France since medieval times.')
     expect(text).not.toMatch(/medieval times\. \[/)
+  })
+
+  it('cites nothing for a sentence saying the sources do not answer, even where a source shares its words', () => {
+    // A knowledge base about answering questions shares every word of the model's "no answer" sentence.
+    const about = [chunk(201, 'Answers and sources', 'Every answer shows the sources that answer the question, so readers can check this question.')]
+    const uncited = ground(['The sources do not answer this question.'], about)
+    expect(uncited.text).toBe('The sources do not answer this question.')
+    expect(uncited.grounder.citedChunkIds).toEqual([])
+    expect(uncited.grounder.unsupported).toEqual([])
+    const cited = ground(['The sources do not answer this question [1].'], about)
+    expect(cited.text).toBe('The sources do not answer this question.')
+    expect(cited.grounder.citedChunkIds).toEqual([])
+    // Beside a claim, the claim keeps its citation.
+    const both = ground(['Water tomato plants deeply twice a week [1]. The sources do not say when to feed them [1].'])
+    expect(both.text).toBe('Water tomato plants deeply twice a week [1]. The sources do not say when to feed them.')
+    expect(both.grounder.citedChunkIds).toEqual([101])
+  })
+
+  it('tells a sentence saying the sources do not answer from a claim', () => {
+    for (const sentence of [
+      'The sources do not answer this question.',
+      'The provided sources do not contain information about parking permits.',
+      'Unfortunately, the passages provided don’t mention refunds.',
+      'None of the sources mention the swimming pool.',
+      'None of them say how long it takes.',
+      'The given context does not specify a date.',
+      'I could not find that in the knowledge base.',
+      "I don't know, because the sources say nothing about it.",
+      'There is no information about refunds in the sources.',
+      '**The sources do not say.**',
+    ]) {
+      expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(true)
+    }
+    for (const sentence of [
+      'Water tomato plants deeply twice a week.',
+      'Deleted articles are not used in answers.',
+      'The documents do not need to be signed by hand.',
+      'The knowledge base does not keep deleted drafts.',
+      'Answers show their sources, so you can check them.',
+      'The sources are listed under the answer.',
+      'There is a limit of 25 MB per file.',
+    ]) {
+      expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(false)
+    }
   })
 
   it('needs no citation for headings, lead-ins and short remarks', () => {

@@ -64,6 +64,26 @@ export function isClaim(sentence: string, minStems = DEFAULT_MIN_CLAIM_STEMS): b
   return new Set(tokenize(trimmed)).size >= minStems
 }
 
+/** What a model calls the passages it was given: "the sources", "the provided context", "none of the passages". */
+const THE_SOURCES = String.raw`(?:the\s+(?:sources?|passages?|excerpts?)|the\s+(?:provided|given|available|above|numbered|listed|supplied|retrieved)\s+(?:sources?|passages?|context|documents?|excerpts?|texts?|information|articles?)|the\s+(?:sources?|passages?|context|documents?|information)\s+(?:provided|given|supplied)|(?:none|neither)\s+of\s+(?:the|these|them)(?:\s+(?:sources?|passages?|documents?))?|(?:these|those)\s+(?:sources?|passages?))`
+const SAYS_NOTHING = String.raw`(?:do(?:es)?\s+not|don['’]t|doesn['’]t|did\s+not|didn['’]t|cannot|can['’]t|say\s+nothing|says\s+nothing|(?:contains?|provides?|gives?|offers?|includes?|has|have|mentions?)\s+no)\b`
+/**
+ * A sentence saying that the sources do not answer: "The sources do not answer this question.", "None of the passages
+ * mention parking.", "I could not find that in the knowledge base.", "There is no information about it." The prompt asks
+ * a model to say so when the sources do not answer; such a sentence states nothing a source could support.
+ */
+const SAYS_THE_SOURCES_DO_NOT_ANSWER = [
+  new RegExp(String.raw`^(?:(?:however|unfortunately|sorry|but)\b[,\s]*)?${THE_SOURCES}\s+(?:[\w’']+\s+){0,3}?${SAYS_NOTHING}`, 'i'),
+  new RegExp(String.raw`^(?:(?:none|neither)\s+of\s+(?:them|(?:the|these)\s+(?:sources?|passages?|documents?)))\s+(?:answers?|says?|mentions?|covers?|contains?|addresses?|explains?)\b`, 'i'),
+  /^(?:(?:however|unfortunately|sorry|but)\b[,\s]*)?I\s+(?:could\s+not|couldn['’]t|cannot|can['’]t|can\s+not|do\s+not|don['’]t|was\s+unable\s+to|am\s+unable\s+to|did\s+not|didn['’]t)\s+(?:find|know|see|locate|answer|have)\b/i,
+  /^(?:(?:however|unfortunately|sorry|but)\b[,\s]*)?there\s+(?:is|are|was)\s+no\s+(?:information|mention|answer|details?|data|sources?)\b/i,
+]
+
+export function saysTheSourcesDoNotAnswer(sentence: string): boolean {
+  const text = sentence.trim().replace(/^[*_#>\s]+/, '')
+  return SAYS_THE_SOURCES_DO_NOT_ANSWER.some((pattern) => pattern.test(text))
+}
+
 /** Share of a sentence's weighted stems found in a source's stems (0..1). */
 export function supportShare(sentenceStems: Set<string>, sourceStems: Set<string>, weightOf: (stem: string) => number): number {
   let total = 0
@@ -259,9 +279,12 @@ export class CitationGrounder {
     this.shown = ''
     this.waiting = null
     this.isSentenceClosing = false
-    const isClaimed = sentence !== '' && isClaim(sentence, this.minClaimStems)
+    // "The sources do not answer this question." states nothing a source supports, whatever words it shares with one:
+    // it is no claim, and a citation on it stands for nothing (so an answer of nothing else cites no source).
+    const isRefusal = sentence !== '' && saysTheSourcesDoNotAnswer(sentence)
+    const isClaimed = !isRefusal && sentence !== '' && isClaim(sentence, this.minClaimStems)
     const sentenceStems = isClaimed ? new Set(tokenize(sentence)) : new Set<string>()
-    const stands = (index: number) => !isClaimed || supportShare(sentenceStems, this.stems[index], this.weightOf) >= this.minCitedSupport
+    const stands = (index: number) => !isRefusal && (!isClaimed || supportShare(sentenceStems, this.stems[index], this.weightOf) >= this.minCitedSupport)
     let out = ''
     let citedAny = false
     for (const segment of waiting) {
