@@ -4,13 +4,39 @@ import type { ErrorBody } from '../../../contracts/common'
 import { isConnectionLost } from '../db/database'
 import { AppError } from '../errors'
 
+const ARTICLE_OF: Record<string, string> = { array: 'an array', object: 'an object', int: 'an integer', integer: 'an integer' }
+
+/**
+ * The schema library's own wording ("Invalid input: expected number, received NaN") in a plain sentence: a field that
+ * was not sent "is required"; one of the wrong kind "must be a number". Messages the contracts wrote stay as they are.
+ */
+export function plainIssueMessage(field: string, message: string, isPresent: boolean): string {
+  const wrongType = /^Invalid input: expected (\w+), received (\w+)$/.exec(message)
+  if (!wrongType) return message
+  const [, expected, received] = wrongType as unknown as [string, string, string]
+  if (!isPresent || received === 'undefined') return `${field} is required`
+  return `${field} must be ${ARTICLE_OF[expected] ?? `a ${expected}`}`
+}
+
+/** Whether the request sent something at a validation issue's path ("/organization_id", "/items/0/name"). */
+function sentAt(input: unknown, instancePath: string): boolean {
+  let value = input
+  for (const key of instancePath.split('/').filter(Boolean)) {
+    if (value === null || typeof value !== 'object') return false
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value !== undefined && value !== null && value !== ''
+}
+
 /** Translates every failure into a JSON error body: 4xx names the problem, 5xx hides internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => {
         const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(error.validationContext ?? 'body')
-        return { field, message: issue.message ?? 'is invalid' }
+        const context = error.validationContext ?? 'body'
+        const input = context === 'querystring' ? request.query : context === 'params' ? request.params : context === 'headers' ? request.headers : request.body
+        return { field, message: plainIssueMessage(field, issue.message ?? 'is invalid', issue.instancePath === '' || sentAt(input, issue.instancePath)) }
       })
       const body: ErrorBody = {
         success: false,
