@@ -1,6 +1,6 @@
 # The product on its embedded default (PGlite under /data), or on PostgreSQL with DATABASE_URL.
 # Build: docker build -t knowledge-assistant .
-# Run:   docker run -p 3000:3000 -v kb-data:/data -e SESSION_SECRET=... -e API_KEY=... -e ADMIN_PASSWORD=... knowledge-assistant
+# Run:   docker run -p 3000:3000 -v kb-data:/data -e SESSION_SECRET=... -e TOKEN_SECRET=... -e API_KEY=... -e ADMIN_PASSWORD=... knowledge-assistant
 # Sign-in is on (AUTH_ENABLED=true): the first administrator is ADMIN_USERNAME (admin) with ADMIN_PASSWORD; without
 # one, a password is made up and printed at start. Demo mode (AUTH_ENABLED=false) is refused on 0.0.0.0 unless
 # ALLOW_ANONYMOUS_ADMIN_ON_NETWORK=true: it makes everyone who reaches the app the administrator.

@@ -7,7 +7,7 @@
  * Used by tests/seed-client.test.ts against a backend started in-process; it also runs on its own against a
  * running backend:
  *   SEED_BASE_URL=http://127.0.0.1:8787 SEED_ADMIN_APIKEY=<the server's API_KEY> SEED_ADMIN_TOKEN=<an admin's bearer token> \
- *     npx tsx tests/seed-client.ts
+ *     SEED_FIXTURES='{…}' npx tsx tests/seed-client.ts   (SEED_FIXTURES: see SeedFixtures below)
  */
 
 export type Access = 'public' | 'user' | 'editor' | 'admin'
