@@ -11,6 +11,10 @@ const ARTICLE_OF: Record<string, string> = { array: 'an array', object: 'an obje
  * was not sent "is required"; one of the wrong kind "must be a number". Messages the contracts wrote stay as they are.
  */
 export function plainIssueMessage(field: string, message: string, isPresent: boolean): string {
+  const options = /^Invalid option: expected one of (.+)$/.exec(message)?.[1]?.split('|')
+  if (options && options.length > 1) return `${field} must be one of ${options.slice(0, -1).join(', ')} or ${options.at(-1)}`
+  const unknown = /^Unrecognized keys?: (.+)$/.exec(message)?.[1]
+  if (unknown !== undefined) return `${field} has ${unknown.includes(',') ? `unknown fields ${unknown}` : `an unknown field ${unknown}`}`
   const wrongType = /^Invalid input: expected (\w+), received (\w+)$/.exec(message)
   if (!wrongType) return message
   const [, expected, received] = wrongType as unknown as [string, string, string]
