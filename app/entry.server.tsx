@@ -6,7 +6,11 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { getEnv, isSingleSignOnEnabled } from '~/utils/env.server'
 import { NonceContext } from '~/utils/nonce'
+import { setPlainFormMessages } from '~/utils/plain-form-messages'
 import { addMissingHeaders, createNonce, isHttpsRequest, securityHeaders } from '~/utils/security-headers'
+
+// Schema messages no form wrote itself read as a person's words (a crafted post's answer).
+setPlainFormMessages()
 
 // scripts/web-server.mjs sets these headers on every answer that does not carry them already (files, downloads,
 // its own refusals) with the nonce it passed in the load context; exported here so it uses this same code.

@@ -37,14 +37,14 @@ const BotSettingsForm = z.object({
   bot_prefix: text('The prefix', 5000),
   sms_prompt_text: text('The SMS prompt', 5000),
   llm_model: z.string({ error: 'Please choose a model' }).max(200),
-  search_type: SearchType,
+  search_type: z.enum(SearchType.options, { error: 'Please choose a search type' }),
   num_sources_k: z
     .number({ error: 'Please enter a whole number from 1 to 20' })
     .int('Please enter a whole number from 1 to 20')
     .min(1, 'Please enter a whole number from 1 to 20')
     .max(20, 'Please enter a whole number from 1 to 20'),
   score_threshold: z.number({ error: 'Please enter a number of 0 or more' }).min(0, 'Please enter a number of 0 or more'),
-  hybrid_fusion: HybridFusion,
+  hybrid_fusion: z.enum(HybridFusion.options, { error: 'Please choose how the two lists are fused' }),
   hybrid_keyword_weight: zeroToOne(),
   hybrid_vector_weight: zeroToOne(),
   mmr_lambda: zeroToOne(),
