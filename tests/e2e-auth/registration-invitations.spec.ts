@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page, TestInfo } from '@playwright/test'
+import { rowControlsOutside } from '../e2e/support/checks'
 import { choose } from '../e2e/support/select'
 import { E2E, backend, createLocalAccount, dashboardNav, expect, signInLocally, test, whenHydrated } from './support'
 
@@ -104,6 +105,8 @@ test.describe('Invitation codes, with registration by invitation', () => {
     await expect(row.getByText('Revoke…')).toHaveCount(0)
     await expect(page.locator('body')).not.toContainText(code)
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width + 1)
+    // On the phone the link to the account is in view, not in a column scrolled out of the list's box.
+    expect(await rowControlsOutside(page, PHONE.width)).toEqual([])
   })
 
   test('a revoked code is gone from the list and registers nobody', async ({ page, browser }, testInfo) => {

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { BACKEND_URL, backendSession } from './support/backend'
 import { pageWidth, rowControlsOutside } from './support/checks'
 
 // A phone held upright (SEED.md asks for every screen to be usable at this size). That no screen scrolls sideways
@@ -85,6 +86,54 @@ test.describe('Phone layout', () => {
       ['/articles/drafts', 'Drafts'],
     ]) {
       await expectRowActionsInView(page, path, name, LAPTOP.width)
+    }
+  })
+
+  test('the invitation codes fit a phone and a laptop: each Revoke, closed or open, inside the window and the list, with scripts on or off', async ({ page }, testInfo) => {
+    // Codes in an organisation with a long name, one without a note, one with a long note and one whose note is a
+    // single long word: the list at 390 px once had the confirming button of a row past its box's edge.
+    const mark = `${testInfo.project.name} ${Date.now().toString(36)}`
+    const admin = await backendSession(page.request, 'admin', process.env.E2E_ADMIN_PASSWORD ?? '')
+    const organisationName = `The Extraordinarily Long-Named Regional Transport Authority of the Northern Waterways ${mark}`
+    const organisation = await page.request.post(`${BACKEND_URL}/admin/organizations`, { headers: admin.headers, data: { name: organisationName } })
+    expect(organisation.status()).toBe(200)
+    const organisationId: number = (await organisation.json()).organization.id
+    const notes = ['', 'For the volunteer coordinator who joins the northern branch next month, by e-mail', `invitee-${'averyverylongsinglewordnote'.repeat(3)}`]
+    const invitationIds: number[] = []
+    try {
+      for (const note of notes) {
+        const created = await page.request.post(`${BACKEND_URL}/admin/invitations`, { headers: admin.headers, data: { organization_id: organisationId, note, expires_in_days: 30 } })
+        expect(created.status()).toBe(200)
+        invitationIds.push((await created.json()).id)
+      }
+      for (const viewport of [PHONE, { width: 1366, height: 900 }]) {
+        await page.setViewportSize(viewport)
+        await page.goto('/users/invitations')
+        await page.waitForLoadState('load')
+        const where = `at ${viewport.width} px`
+        const list = page.getByRole('region', { name: 'Invitations', exact: true })
+        const rows = page.getByRole('table', { name: 'Invitations' }).getByRole('row').filter({ hasText: organisationName })
+        await expect(rows).toHaveCount(notes.length)
+        // What the screen walk checks: every control of every row (the closed disclosures' buttons too) is in view.
+        expect(await rowControlsOutside(page, viewport.width), `controls out of view ${where}`).toEqual([])
+        // Nothing of the list is hidden to the side: no column to scroll to.
+        expect(await list.evaluate((element) => element.scrollWidth - element.clientWidth), `the list scrolls sideways ${where}`).toBeLessThanOrEqual(1)
+        for (const row of await rows.all()) {
+          await expectInside(row.getByText('Revoke…'), list, viewport.width, `Revoke… ${where}`)
+        }
+        // Opened, the confirming button is in view too.
+        const row = rows.nth(notes.length - 1)
+        await row.getByText('Revoke…').click()
+        const revoke = row.getByRole('button', { name: 'Yes, revoke invitation' })
+        await expect(revoke).toBeVisible()
+        await expectInside(revoke, list, viewport.width, `Yes, revoke invitation ${where}`)
+        expect(await rowControlsOutside(page, viewport.width), `controls out of view ${where}, a disclosure open`).toEqual([])
+        expect(await pageWidth(page)).toBeLessThanOrEqual(viewport.width + 1)
+      }
+    } finally {
+      // Gone again, so that the other specs read the list as they left it.
+      for (const id of invitationIds) await page.request.delete(`${BACKEND_URL}/admin/invitations/${id}`, { headers: admin.headers })
+      await page.request.delete(`${BACKEND_URL}/admin/organizations/${organisationId}`, { headers: admin.headers })
     }
   })
 
@@ -175,4 +224,16 @@ async function expectRenderedMarkdown(page: Page, container: ReturnType<Page['ge
   expect(text).not.toMatch(/<script|injected/)
   await expect(container.getByText('Ask at the desk')).toBeVisible()
   expect(await page.title()).not.toBe('injected')
+}
+
+/** The control lies wholly between the window's sides and inside the container's box. */
+async function expectInside(control: Locator, container: Locator, windowWidth: number, what: string) {
+  const box = await control.boundingBox()
+  const outer = await container.boundingBox()
+  expect(box, what).not.toBeNull()
+  expect(outer, what).not.toBeNull()
+  const left = Math.max(0, outer!.x)
+  const right = Math.min(windowWidth, outer!.x + outer!.width)
+  expect(box!.x, `${what}: its left edge`).toBeGreaterThanOrEqual(left - 1)
+  expect(box!.x + box!.width, `${what}: its right edge`).toBeLessThanOrEqual(right + 1)
 }

@@ -274,6 +274,61 @@ test.describe('Users', () => {
     expect(await codesNoted()).toBe(0)
   })
 
+  test('a reset link form posted again, as a reload of the answer showing the link does, makes no second link: the link shown keeps working', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    const { username } = await editNewUser(page, 'relink', testInfo)
+    const repeated = 'This reset link was already created; it was shown once. If you did not copy it, create another: only the newest link works.'
+    const form = page.getByRole('form', { name: `Create a password reset link for ${username}` })
+    const posted = { ...(await postedFields(form)), intent: 'reset-link' }
+    const address = page.url()
+    await form.getByRole('button', { name: 'Create reset link' }).click()
+    await expect(page.getByTestId('reset-link')).toBeVisible()
+    const code = new URL(await page.getByTestId('reset-link').inputValue()).searchParams.get('code')
+
+    if (!isJs) {
+      // The browser posts the same form again.
+      await page.reload()
+      await expect(page.getByRole('alert').filter({ hasText: repeated })).toBeVisible()
+      await expect(page.getByTestId('reset-link')).toHaveCount(0)
+    }
+    const again = await page.request.post(address, { form: posted })
+    expect(again.status()).toBe(409)
+    expect(await again.text()).toContain(repeated)
+    // Only the newest link works: had another been made, the one shown (and sent) would no longer.
+    const used = await page.request.post(`${BACKEND_URL}/auth/password_link`, {
+      headers: { apikey: process.env.E2E_API_KEY ?? '' },
+      data: { code, password: 'via-the-link-88' },
+    })
+    expect(used.status()).toBe(200)
+    expect((await backendSession(page.request, username, 'via-the-link-88')).status).toBe(200)
+  })
+
+  test('an invitation posted again, as a reload of the answer showing its link does, says the user was invited already', async ({ page }, testInfo) => {
+    const isJs = testInfo.project.name === 'js'
+    const username = uniquePrefix('reinvited', testInfo.project.name)
+    const repeated = 'This user was already invited; the link was shown once. If you did not copy it, open the user and create a reset link.'
+    await page.goto('/users/new?invite=1')
+    await whenHydrated(page.getByRole('button', { name: 'Invite user', exact: true }), testInfo)
+    await page.getByLabel('Username', { exact: true }).fill(username)
+    await page.getByLabel('Email', { exact: true }).fill(`${username}@example.org`)
+    const posted = { ...(await postedFields(page.getByRole('form', { name: 'Invite user' }))), intent: 'invite' }
+    await page.getByRole('button', { name: 'Invite user', exact: true }).click()
+    await expect(page.getByRole('heading', { name: `${username} is invited` })).toBeVisible()
+    const code = new URL(await page.getByTestId('invitation-link').inputValue()).searchParams.get('code')
+
+    if (!isJs) {
+      await page.reload()
+      await expect(page.getByRole('alert').filter({ hasText: repeated })).toBeVisible()
+      await expect(page.getByTestId('invitation-link')).toHaveCount(0)
+    }
+    const again = await page.request.post('/users/new?invite=1', { form: posted })
+    expect(again.status()).toBe(409)
+    expect(await again.text()).toContain(repeated)
+    // The link shown still sets the password.
+    const used = await page.request.post(`${BACKEND_URL}/auth/password_link`, { headers: { apikey: process.env.E2E_API_KEY ?? '' }, data: { code, password: PASSWORD } })
+    expect(used.status()).toBe(200)
+  })
+
   test("disables and enables a user on the user's page: a disabled user cannot sign in and their session ends", async ({ page }, testInfo) => {
     const username = uniquePrefix('disable', testInfo.project.name)
     await register(page.request, username)

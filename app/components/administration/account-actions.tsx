@@ -4,6 +4,7 @@ import { OneTimeSecret } from '~/components/administration/one-time-secret'
 import * as styles from '~/components/settings/settings.css'
 import { Button } from '~/components/ui/button'
 import { TextField } from '~/components/ui/text-field'
+import { ONE_TIME_FIELD } from '~/utils/one-time-form'
 
 /** The intents of the account forms on a user's page (handled by account-actions.server.ts). */
 export const ACCOUNT_INTENTS = ['disable', 'enable', 'set-password', 'reset-link'] as const
@@ -16,9 +17,10 @@ export interface AccountActionData {
 
 /**
  * Disable or enable the account, and reset its password: set a new one here, or make a one-time link with which the
- * person sets one themselves. Each is a plain form of its own, so it works with scripts off.
+ * person sets one themselves. Each is a plain form of its own, so it works with scripts off. The link's form carries
+ * `once`, the loader's one-time token (utils/one-time-form.server.ts), so that posting it again makes no other link.
  */
-export function AccountActions({ user }: { user: Pick<User, 'id' | 'username' | 'enabled'> }) {
+export function AccountActions({ user, once }: { user: Pick<User, 'id' | 'username' | 'enabled'>; once: string }) {
   const actionData = useActionData<AccountActionData | Record<string, unknown>>()
   const navigation = useNavigation()
   const answer = navigation.state === 'idle' && actionData && 'account' in actionData ? (actionData as AccountActionData).account : undefined
@@ -62,6 +64,7 @@ export function AccountActions({ user }: { user: Pick<User, 'id' | 'username' | 
         </Form>
         <Form method="post" aria-label={`Create a password reset link for ${user.username}`}>
           {errorFor('reset-link')}
+          <input type="hidden" name={ONE_TIME_FIELD} value={once} />
           <p>Or make a one-time link with which they choose a new password themselves. Their current password works until they use it.</p>
           <Button name="intent" value="reset-link" variant="secondary" isDisabled={isBusy}>
             Create reset link

@@ -75,6 +75,10 @@ globalStyle(
 
 // A disclosure in a row ("Revoke…", "Delete…") keeps its marker and words on one line in a narrow column.
 globalStyle(`${tableWrap} td > details > summary`, { '@media': { [NARROW]: { whiteSpace: 'nowrap' } } })
+// Closed, it takes no room: the browser still lays out a closed disclosure's content (only hidden), at the width of
+// the summary's column, so a confirming button with a longer word ("Yes, revoke invitation") stuck out of the pinned
+// column past the box's edge, where it would be cut off as the column does not widen until it is opened.
+globalStyle(`${tableWrap} td > details:not([open]) > :not(summary)`, { display: 'none' })
 
 /**
  * A cell of a long value without spaces (a source address, a file name): it breaks anywhere rather than widening its
@@ -90,6 +94,62 @@ export const longValue = style({ overflowWrap: 'anywhere', minWidth: '10rem', '@
 export const fitsPhone = style({})
 globalStyle(`${SCROLLING_TABLE}${fitsPhone}`, { '@media': { [NARROW]: { minWidth: 0 } } })
 globalStyle(`${SCROLLING_TABLE}${fitsPhone} :is(th, td)`, { '@media': { [NARROW]: { paddingInline: '0.5rem' } } })
+
+/**
+ * A short list of records with many facts each and one action (the invitation codes): on a phone each row is a card,
+ * its cells one under another, each after the name its `data-label` gives (its column's title), so that nothing is
+ * behind a sideways scroll and no value is under the pinned actions. Wider, it is a table like the others. The
+ * rules that pin the actions and keep four columns 44rem wide are undone here by the same selectors with this class.
+ */
+export const stacksOnPhone = style({})
+const STACKED = `${tableWrap} > table${stacksOnPhone}`
+const STACKED_SCROLLING = `${SCROLLING_TABLE}${stacksOnPhone}`
+globalStyle(`${STACKED}, ${STACKED} > tbody`, { '@media': { [NARROW]: { display: 'block', minWidth: 0 } } })
+globalStyle(STACKED_SCROLLING, { '@media': { [NARROW]: { minWidth: 0 } } })
+// The column titles stay for screen readers; each card says them beside its values.
+globalStyle(`${STACKED} > thead`, {
+  '@media': { [NARROW]: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } },
+})
+globalStyle(`${STACKED} > tbody > tr`, {
+  '@media': {
+    [NARROW]: {
+      display: 'block',
+      border: `1px solid ${vars.color.border}`,
+      borderRadius: vars.radius.card,
+      padding: '0.5rem 0.75rem',
+      marginBlockEnd: '0.75rem',
+    },
+  },
+})
+globalStyle(`${STACKED} > tbody > tr > td`, {
+  '@media': { [NARROW]: { display: 'block', border: 0, padding: '0.25rem 0', overflowWrap: 'anywhere', minWidth: 0 } },
+})
+// A labelled value: the column's title, then the value, on one line where they fit (a title may wrap in its room).
+globalStyle(`${STACKED} > tbody > tr > td[data-label]`, {
+  '@media': { [NARROW]: { display: 'grid', gridTemplateColumns: '7.5rem minmax(0, 1fr)', columnGap: '0.75rem' } },
+})
+// Shown, not read out a second time: the table stays a table to screen readers, which name each cell's column header.
+globalStyle(`${STACKED} > tbody > tr > td[data-label]::before`, {
+  '@media': { [NARROW]: { content: ['attr(data-label)', 'attr(data-label) / ""'], fontWeight: 600, overflowWrap: 'anywhere' } },
+})
+// The row's actions follow its facts in the card, as wide as the card: not pinned, no shadow.
+globalStyle(
+  [
+    `${STACKED_SCROLLING} > tbody > tr > ${ACTIONS_CELL}:has(${ACTION})`,
+    `${STACKED_SCROLLING}:has(> tbody > tr > ${ACTIONS_CELL} ${ACTION}) > thead > tr > th:last-child`,
+  ].join(', '),
+  {
+    '@media': {
+      [NARROW]: {
+        position: 'static',
+        width: 'auto',
+        background: 'none',
+        boxShadow: 'none',
+        '@supports': { '(animation-timeline: scroll())': { animationName: 'none', boxShadow: 'none' } },
+      },
+    },
+  },
+)
 
 /** A title cell: room for a few words on a line beside long values, and a word longer than that breaks. */
 export const titleCell = style({ overflowWrap: 'anywhere', minWidth: '12rem' })

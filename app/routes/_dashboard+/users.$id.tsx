@@ -28,6 +28,7 @@ import { listBack } from '~/utils/list-back'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { readFormData } from '~/utils/form.server'
+import { newOneTimeToken } from '~/utils/one-time-form.server'
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => screenMeta(matches, `${data?.user.username ?? 'User'} · Users`)
 
@@ -102,7 +103,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ),
     loadGroups(session, chosen),
   ])
-  return json({ user, back, ...organizations, ...groupsOfChosen })
+  return json({ user, back, once: newOneTimeToken(), ...organizations, ...groupsOfChosen })
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -291,7 +292,7 @@ function EditUser() {
           <Link to={loaded.back}>Cancel</Link>
         </div>
       </Form>
-      <AccountActions user={user} />
+      <AccountActions user={user} once={loaded.once} />
     </section>
   )
 }

@@ -17,6 +17,8 @@ import {
 import * as invitationsTable from '~/components/administration/invitations-table.css'
 import { OneTimeSecret, SecretField } from '~/components/administration/one-time-secret'
 import { organizationName, startingOrganizationId } from '~/components/administration/user-form.server'
+import { BreakableText } from '~/components/data-table/breakable-text'
+import * as table from '~/components/data-table/data-table.css'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
@@ -42,6 +44,9 @@ import { redirectWithToast } from '~/utils/session.server'
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Invitation codes · Users')
 
 const SCREEN = '/users/invitations'
+
+// The columns between the note and the action, in order: also each value's title in a card on a phone.
+const FACT_COLUMNS = ['Organisation', 'State', 'Expires', 'Created', 'Used by'] as const
 
 const REPEATED = 'This invitation code was already created; it was shown once. Revoke it and create another if you did not copy it.'
 
@@ -185,17 +190,18 @@ export default function InvitationsRoute() {
         ) : null}
         <FailureMessage failure={invitationsFailure} />
         <TableScroll label="Invitations">
-          <table aria-label="Invitations">
+          {/* On a phone each invitation is a card of its facts, each after its column's title (data-label). */}
+          <table aria-label="Invitations" className={table.stacksOnPhone}>
             <thead>
               <tr>
                 <th scope="col" className={invitationsTable.note}>
                   Note
                 </th>
-                <th scope="col">Organisation</th>
-                <th scope="col">State</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Created</th>
-                <th scope="col">Used by</th>
+                {FACT_COLUMNS.map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
                 <th scope="col">Revoke</th>
               </tr>
             </thead>
@@ -205,7 +211,7 @@ export default function InvitationsRoute() {
               ))}
               {invitations.length === 0 && !invitationsFailure ? (
                 <tr>
-                  <td colSpan={7}>No invitations yet.</td>
+                  <td colSpan={FACT_COLUMNS.length + 2}>No invitations yet.</td>
                 </tr>
               ) : null}
             </tbody>
@@ -253,35 +259,46 @@ export default function InvitationsRoute() {
 
 function InvitationRow({ invitation, isBusy }: { invitation: Invitation; isBusy: boolean }) {
   const name = invitation.note ? `the invitation “${invitation.note}”` : `invitation ${invitation.id}`
+  // Each value is one element: on a phone it sits beside its column's title.
   return (
     <tr>
-      <td>{invitation.note || <span className={layout.muted}>No note</span>}</td>
-      <td>{invitation.organization_name}</td>
-      <td>{INVITATION_STATE_LABELS[invitation.status]}</td>
-      <td>
+      <td className={invitationsTable.note}>{invitation.note || <span className={layout.muted}>No note</span>}</td>
+      <td data-label={FACT_COLUMNS[0]} className={invitationsTable.longValue}>
+        <span>{invitation.organization_name}</span>
+      </td>
+      <td data-label={FACT_COLUMNS[1]}>
+        <span>{INVITATION_STATE_LABELS[invitation.status]}</span>
+      </td>
+      <td data-label={FACT_COLUMNS[2]}>
         <LocalTime iso={invitation.expires_at} />
       </td>
-      <td>
-        <LocalTime iso={invitation.created_at} />
-        {invitation.created_by_username ? <span className={layout.muted}> by {invitation.created_by_username}</span> : null}
+      <td data-label={FACT_COLUMNS[3]}>
+        <span>
+          <LocalTime iso={invitation.created_at} />
+          {invitation.created_by_username ? <span className={layout.muted}> by {invitation.created_by_username}</span> : null}
+        </span>
       </td>
-      <td>
-        {invitation.used_by !== null ? (
-          <>
-            <Link to={`/users/${invitation.used_by}`}>{invitation.used_by_username ?? `User ${invitation.used_by}`}</Link>
-            {invitation.used_at ? (
-              <span className={layout.muted}>
-                {' '}
-                on <LocalTime iso={invitation.used_at} />
-              </span>
-            ) : null}
-          </>
-        ) : invitation.used_at ? (
-          // The account made with it was deleted; the date stays.
-          <LocalTime iso={invitation.used_at} />
-        ) : (
-          '—'
-        )}
+      <td data-label={FACT_COLUMNS[4]} className={invitationsTable.longValue}>
+        <span>
+          {invitation.used_by !== null ? (
+            <>
+              <Link to={`/users/${invitation.used_by}`}>
+                <BreakableText text={invitation.used_by_username ?? `User ${invitation.used_by}`} />
+              </Link>
+              {invitation.used_at ? (
+                <span className={layout.muted}>
+                  {' '}
+                  on <LocalTime iso={invitation.used_at} />
+                </span>
+              ) : null}
+            </>
+          ) : invitation.used_at ? (
+            // The account made with it was deleted; the date stays.
+            <LocalTime iso={invitation.used_at} />
+          ) : (
+            '—'
+          )}
+        </span>
       </td>
       <td>
         {invitation.status === 'used' ? (

@@ -22,6 +22,8 @@ import { screenMeta } from '~/sponsors/meta'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { readFormData, unknownIntent } from '~/utils/form.server'
+import { ONE_TIME_FIELD } from '~/utils/one-time-form'
+import { createOnce, newOneTimeToken } from '~/utils/one-time-form.server'
 import { ROLE_LABELS, ROLE_OPTIONS, RoleChoice } from '~/utils/role-labels'
 import { redirectWithToast } from '~/utils/session.server'
 
@@ -35,6 +37,8 @@ const Person = {
 
 const LABELS = { ...PERSON_LABELS, password: 'Password' }
 
+const REPEATED = 'This user was already invited; the link was shown once. If you did not copy it, open the user and create a reset link.'
+
 /** "Add user" sets the password now; "Invite user" leaves it to the person, through a one-time link. */
 const NewUserForm = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('add'), ...Person, password: requiredText('Please choose a password, or invite the user instead', Password) }),
@@ -46,10 +50,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const isInvite = new URL(request.url).searchParams.has('invite')
   try {
     const organizations = await listOrganizations()
-    return json({ isInvite, organizations, startingOrganizationId: await startingOrganizationId(session, organizations), organizationsFailure: null as Failure | null })
+    return json({
+      isInvite,
+      once: newOneTimeToken(),
+      organizations,
+      startingOrganizationId: await startingOrganizationId(session, organizations),
+      organizationsFailure: null as Failure | null,
+    })
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
-    return json({ isInvite, organizations: [] as Organization[], startingOrganizationId: null, organizationsFailure: toFailure(error, 'Cannot get organizations') })
+    return json({
+      isInvite,
+      once: newOneTimeToken(),
+      organizations: [] as Organization[],
+      startingOrganizationId: null,
+      organizationsFailure: toFailure(error, 'Cannot get organizations'),
+    })
   }
 }
 
@@ -59,30 +75,43 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = formData.get('intent')
   if (intent !== 'add' && intent !== 'invite') throw unknownIntent(intent)
   const submission = parseUserForm(formData, NewUserForm, LABELS)
-  if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password'] }), invited: null }, { status: 400 })
+  if (submission.status !== 'success') return json({ result: submission.reply({ hideFields: ['password'] }), invited: null, repeated: false }, { status: 400 })
   const { intent: _chosen, ...person } = submission.value
   try {
-    const created = await createUserAccount(session, { ...person, password: submission.value.intent === 'add' ? submission.value.password : undefined })
+    const create = () => createUserAccount(session, { ...person, password: submission.value.intent === 'add' ? submission.value.password : undefined })
+    // An invitation is answered in place, so a reload posts its form again: its one-time token makes that create
+    // nothing and say so (rather than "username taken"). "Add user" redirects, and is never posted again by a reload.
+    const answer = submission.value.intent === 'invite' ? await createOnce(request, formData, create) : { repeated: false as const, value: await create(), headers: {} }
+    if (answer.repeated) return json({ result: submission.reply(), invited: null, repeated: true }, { status: 409 })
+    const created = answer.value
     if (!created.invitation) return redirectWithToast(request, `/users/${created.id}`, { summary: 'Success', message: 'User created' })
     // Answered, not redirected: the link exists only in this answer (the backend keeps a hash of its code).
-    return json({
-      result: submission.reply({ resetForm: true }),
-      invited: { id: created.id, username: person.username, link: passwordLinkUrl(request, created.invitation.code), expiresAt: created.invitation.expires_at },
-    })
+    return json(
+      {
+        result: submission.reply({ resetForm: true }),
+        invited: { id: created.id, username: person.username, link: passwordLinkUrl(request, created.invitation.code), expiresAt: created.invitation.expires_at },
+        repeated: false,
+      },
+      { headers: answer.headers },
+    )
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error
     const fieldErrors = fieldErrorsInFormWords(toConformErrors(error.fieldErrors()), LABELS)
     // The backend says it with the organisation's id ("Organisation 5 has no group for the editor role").
     if (fieldErrors.role) fieldErrors.role = [`${await organizationName(person.organization_id)} has no group for the ${ROLE_LABELS[person.role]} role: choose another role.`]
     return json(
-      { result: submission.reply({ hideFields: ['password'], fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }), invited: null },
+      {
+        result: submission.reply({ hideFields: ['password'], fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : [error.message] }),
+        invited: null,
+        repeated: false,
+      },
       { status: error.status },
     )
   }
 }
 
 export default function NewUserRoute() {
-  const { isInvite, organizations, organizationsFailure, startingOrganizationId } = useLoaderData<typeof loader>()
+  const { isInvite, once, organizations, organizationsFailure, startingOrganizationId } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
@@ -123,9 +152,15 @@ export default function NewUserRoute() {
           : 'Set a password to hand over, or leave it to the person with “Invite user”.'}{' '}
         This works whatever the registration setting is.
       </p>
+      {actionData?.repeated && navigation.state === 'idle' ? (
+        <p role="alert" className={styles.formError}>
+          {REPEATED}
+        </p>
+      ) : null}
       <FailureMessage failure={organizationsFailure} />
       <Form method="post" {...getFormProps(form)} aria-labelledby="new-user-heading">
         <FormErrors id={form.errorId} errors={form.errors} />
+        <input type="hidden" name={ONE_TIME_FIELD} value={once} />
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Access</legend>
           <div className={styles.grid}>
