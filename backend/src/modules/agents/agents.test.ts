@@ -132,6 +132,18 @@ forEachStorage('agents', ({ server }) => {
       expect(answer.log_agent_ask_qa.filter((entry: TraceEntry) => entry.step === 'retrieve').map((entry: TraceEntry) => entry.tool)).toEqual(['arithmetic', 'date_time'])
     })
 
+    it('tells the date for a question about now that shares no word with the date tool, and searches for one about dates', async () => {
+      const christmas = await runAgent(server(), { command: 'How many days until Christmas?', timezone: 'Europe/Paris' })
+      expect(christmas).toMatchObject({ status: 'finished', found: true, source_list: [] })
+      expect(christmas.answer).toContain('The current date and time in Europe/Paris:')
+      const year = await runAgent(server(), { command: 'Which year are we in?', timezone: 'Europe/Paris' })
+      expect(year.answer).toContain('The current date and time in Europe/Paris:')
+      // A date word that is not about now: the knowledge base answers, not the clock.
+      const watering = await runAgent(server(), { command: 'Which day of the week should I water tomato plants?', timezone: 'Europe/Paris' })
+      expect(watering.answer).not.toContain('The current date and time')
+      expect(titlesOf(watering)).toContain('Watering tomato plants')
+    })
+
     it('marks a failing tool’s step failed and still answers from what it has', async () => {
       await setAgentSettings(server(), { toggle_debug: true })
       const answer = await runAgent(server(), { command: 'What is 1/0 and how often should I water tomato plants?' })
