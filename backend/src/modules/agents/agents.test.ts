@@ -306,6 +306,29 @@ forEachStorage('agents', ({ server }) => {
         // It still names where its words are from.
         expect(overview.titles).toEqual(['Dog licences'])
       })
+
+      it('names the subject the command names, else what the brief draws on, and never repeats a command that names none', async () => {
+        await publishArticles(server(), [
+          {
+            title: 'Writing the garden club newsletter',
+            content: 'The garden club newsletter is a short report sent to members each month. Draft the report from the notes of the last meeting.',
+          },
+        ])
+        const template = await createTemplate([{ title: 'Summary', instructions: 'The main points.' }])
+        const subjectLine = async (command: string) => {
+          const answer = await runAgent(server(), { command, variant: 'government', template_id: template.id })
+          expect(answer).toMatchObject({ status: 'finished' })
+          return answer.answer.split('\n').find((line: string) => line.startsWith('**Subject:**'))
+        }
+        // The subject the command names, without the request's wording.
+        expect(await subjectLine('Write a brief on parking permits')).toBe('**Subject:** Parking permits')
+        expect(await subjectLine('Summarise the parking permit fees')).toBe('**Subject:** The parking permit fees')
+        // A request for a text that names no subject: the brief is about the article it quotes.
+        expect(await subjectLine('Draft a report')).toBe('**Subject:** Writing the garden club newsletter')
+        // Nothing named and nothing found: no subject line at all, rather than the command again or "Please".
+        expect(await subjectLine('Write me a brief.')).toBeUndefined()
+        expect(await subjectLine('Summarise please')).toBeUndefined()
+      })
     })
 
     it('keeps to the template as it was when the run started', async () => {
