@@ -596,6 +596,17 @@ describe('both agents on the demo knowledge base', () => {
     expect(answer.answer).toMatch(/\*\*How do I add an article\?\*\*\n\n1\. Open the Dashboard/)
   })
 
+  it('quotes the guide as prose, as the Ask screen does: no heading mark shows, and the code it shows stays code', async () => {
+    const command = 'How do I add an article?'
+    const agent = await runAgent(server, { command })
+    const expert = await server.call('/ask_qa', { method: 'POST', body: { command } })
+    for (const answer of [agent.answer, expert.body.result]) {
+      // The article shows the marks as code ("`##`"): quoted without the backticks, they read as stray Markdown.
+      expect(answer).toContain('You can use Markdown, for example `##` for subheadings, `-` for bullet points and `1.` for numbered steps.')
+      expect(answer.replace(/`[^`]*`/g, '')).not.toMatch(/(?:^|\s)#{1,6}\s/)
+    }
+  })
+
   it('answers a part that leans on the one before with what it borrows, and "each one" for each part before', async () => {
     const size = await runAgent(server, { command: 'How do I upload files and how large can they be?' })
     expect(size.answer).toMatch(/\*\*How large can they be\?\*\* The upload limit is 25 MB per file by default\./)
