@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { borrowedWords, chooseToolCalls, LexicalPlanner, splitCommand, subjectOf } from './lexical-planner'
+import { borrowedWords, chooseToolCalls, LexicalPlanner, namedSubjectOf, splitCommand, subjectOf } from './lexical-planner'
 import type { AgentTool } from './tools/agent-tool'
 import { createArithmeticTool } from './tools/arithmetic-tool'
 import { createArticleLookupTool } from './tools/article-lookup-tool'
@@ -76,6 +76,20 @@ describe('subjectOf', () => {
   it('keeps a command that names no document', () => {
     expect(subjectOf('The semantic firewall')).toBe('The semantic firewall')
     expect(subjectOf('Write about')).toBe('Write about')
+  })
+})
+
+describe('namedSubjectOf', () => {
+  it('finds no subject in a command that only asks for a text', () => {
+    for (const command of ['Write me a brief', 'Summarise please', 'Draft a report', 'Brief me.', 'Could you prepare a short note for us?', 'A summary, please'])
+      expect(namedSubjectOf(command), command).toBeNull()
+  })
+
+  it('reads the subject a command names, as subjectOf does', () => {
+    expect(namedSubjectOf('Write a briefing on the semantic firewall')).toBe('the semantic firewall')
+    expect(namedSubjectOf('Summarise the drafts')).toBe('the drafts')
+    expect(namedSubjectOf('Make a summary of query logs')).toBe('Make a summary of query logs')
+    expect(namedSubjectOf('The semantic firewall')).toBe('The semantic firewall')
   })
 })
 

@@ -39,6 +39,22 @@ const keyOfStems = (text: string) => [...new Set(tokenize(text))].sort().join(' 
 const contentWordsOf = (text: string) => (text.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => tokenize(word).length > 0)
 const trimClause = (text: string) => text.replace(/^[\s,;:]+|[\s,;:]+$/g, '')
 
+/**
+ * A command that only asks for a text and names nothing for it to be about, in its words joined by single spaces and
+ * ended with one: politeness, a verb that asks for a text, to whom, a document and how it should be ("write me a brief",
+ * "summarise please", "draft a report", "could you prepare a short note for us"). "Summarise the drafts" names the
+ * drafts; "Write a report on parking permits" names the permits.
+ */
+const ONLY_A_REQUEST = new RegExp(
+  [
+    '^(?:(?:please|kindly) )?(?:(?:can|could|would|will) you (?:please )?)?',
+    '(?:(?:write(?: up)?|draft|prepare|create|produce|compose|generate|make|give|provide|put together|do|send|summari[sz]e|sum up|brief) )?',
+    '(?:(?:me|us) )?(?:(?:a|an|the|my|our|some|one|that|this) )?(?:(?:short|brief|quick|new|full|simple|detailed|one-page) )*',
+    '(?:(?:brief|briefing|report|summary|note|memo|document|overview|outline|write-up|paper|text|one|it) )?',
+    '(?:(?:for (?:me|us)|please|now|then|thanks|thank you) )*$',
+  ].join(''),
+)
+
 /** The text with its first letter capitalised: a part's heading, a document's subject line. */
 export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
@@ -49,6 +65,15 @@ export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text
 export function subjectOf(command: string): string {
   const subject = readRequest(command.replace(DIRECTIVE, '')).subject.trim()
   return tokenize(subject).length > 0 ? subject : command.trim()
+}
+
+/**
+ * The subject a command names, as `subjectOf` reads it, or null when it names none: "Write me a brief", "Summarise
+ * please" and "Draft a report" ask for a text about nothing in particular.
+ */
+export function namedSubjectOf(command: string): string | null {
+  const words = command.toLowerCase().replace(/[^\p{L}\p{N}'’-]+/gu, ' ').trim()
+  return ONLY_A_REQUEST.test(`${words} `) ? null : subjectOf(command)
 }
 
 /**

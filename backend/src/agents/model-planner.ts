@@ -1,5 +1,6 @@
 import type { AgentSettings } from '../../../contracts/settings'
 import type { PassageScreen } from '../answering/model-composer'
+import { passageForModel } from '../answering/prompt'
 import { LlmError, type ChatMessage, type ToolDefinition } from '../llm/provider'
 import type { Evidence, SubQuestion, ToolCall } from './agent-state'
 import { keyOf } from './evidence'
@@ -225,7 +226,9 @@ export class ModelPlanner implements Planner {
     const parts: string[] = []
     if (item.statement) parts.push(item.statement)
     for (const chunk of item.chunks) {
-      const text = this.options.screenPassage ? this.options.screenPassage(chunk.text).text : chunk.text
+      const screened = this.options.screenPassage ? this.options.screenPassage(chunk.text).text : chunk.text
+      // As prose, like the passages the answer is written from: its headings' marks are no words of it.
+      const text = passageForModel(screened, chunk.title)
       if (!text.trim()) continue
       const short = text.length > PASSAGE_CHARACTERS ? `${text.slice(0, PASSAGE_CHARACTERS - 1)}…` : text
       parts.push(`“${chunk.title}”: ${short.replace(/\s+/g, ' ').trim()}`)

@@ -2,7 +2,7 @@ import type { Source } from '../../../contracts/ask'
 import { CitationList } from '../answering/citations'
 import { joinAnswerPieces } from '../retrieval/extractive-answer'
 import type { AgentState, SectionState } from './agent-state'
-import { capitalised, subjectOf } from './lexical-planner'
+import { capitalised, namedSubjectOf, subjectOf } from './lexical-planner'
 import type { StepContext } from './workflow-runtime'
 import { evidenceOf, passagesOf } from './evidence'
 import { passagesForSections } from './section-passages'
@@ -73,10 +73,12 @@ export async function fillTemplate(
       isAnswered: Boolean(text),
     })
   }
+  // What the document is about: the subject the command names, without the request's wording ("Write a briefing on
+  // …"); for a command that names none ("Write me a brief"), the article it draws on most; with nothing found, no line.
+  const about = namedSubjectOf(state.command) ?? mainSourceTitle(sections, citations.sources)
   const markdown = [
     `# ${escapeInline(context.templateName ?? 'Document')}`,
-    // What the document is about, without the request's wording ("Write a briefing on …").
-    `**Subject:** ${escapeInline(capitalised(subject))}`,
+    ...(about ? [`**Subject:** ${escapeInline(capitalised(about))}`] : []),
     ...sections.flatMap((section) => [
       `## ${escapeInline(section.title)}`,
       section.answer ?? '',
@@ -86,4 +88,20 @@ export async function fillTemplate(
     ]),
   ].join('\n\n')
   return { sections, markdown, sourceList: citations.sources, setAside: chosen.reduce((sum, section) => sum + section.setAside, 0) }
+}
+
+/** The title of the article the most sections cite (the first cited of those), or null when no section cites any. */
+function mainSourceTitle(sections: FilledSection[], sources: Source[]): string | null {
+  const sectionsCiting = new Map<number, number>()
+  for (const section of sections) {
+    for (const article of new Set(section.sourceNumbers.map((number) => sources[number - 1].metadata.doc_id))) {
+      sectionsCiting.set(article, (sectionsCiting.get(article) ?? 0) + 1)
+    }
+  }
+  let main: Source | null = null
+  for (const source of sources) {
+    const count = sectionsCiting.get(source.metadata.doc_id) ?? 0
+    if (count > (main ? (sectionsCiting.get(main.metadata.doc_id) ?? 0) : 0)) main = source
+  }
+  return main ? main.metadata.title || main.metadata.source : null
 }

@@ -43,9 +43,9 @@ describe('the general agent with a model', () => {
     }
   }
 
-  it('does not give a date it was not asked for as the answer: with nothing from the knowledge base, it says nothing was found', async () => {
+  /** Runs the general agent on a command with that model and a knowledge base that finds nothing. */
+  const runWithDateAskingModel = async (command: string) => {
     const provider = dateAskingModel()
-    const command = 'Tell me about publishing drafts and feedback. '.repeat(90)
     const tools = new ToolRegistry(createBuiltInTools({ retriever: { retrieve: async () => [] }, findArticle: async () => [] }))
     const context = {
       signal: new AbortController().signal,
@@ -61,12 +61,24 @@ describe('the general agent with a model', () => {
     }
     const start = createInitialState({ command, variant: 'general', maxIteration: 1, template: null })
     const outcome = await runWorkflow({ state: start, next: 'plan' }, WORKFLOW_HANDLERS, context, { isCancelled: async () => false, save: async () => undefined })
+    return { provider, state: outcome.state }
+  }
+
+  it('does not give a date it was not asked for as the answer: with nothing from the knowledge base, it says nothing was found', async () => {
+    const { provider, state } = await runWithDateAskingModel('Tell me about publishing drafts and feedback. '.repeat(90))
     expect(provider.requests).toHaveLength(1)
-    const { state } = outcome
     expect(state.evidence.map((item) => item.tool)).toEqual(['date_time'])
     expect(state.current_answer).not.toContain('The current date and time')
     expect(state.current_answer).toBe(NOT_FOUND_ANSWER)
     expect(state.sub_questions[0]).toMatchObject({ grade: 0 })
     expect(state.steps.at(-1)?.detail).toMatch(/0 of 1 question answered/)
+  })
+
+  it('gives the date as the answer to a question about now that shares no word with it', async () => {
+    for (const command of ['Which year are we in?', 'How many days until Christmas?']) {
+      const { state } = await runWithDateAskingModel(command)
+      expect(state.current_answer, command).toBe('The current date and time in UTC: Monday, 30 November 2026 at 16:39.')
+      expect(state.sub_questions[0]).toMatchObject({ grade: 1 })
+    }
   })
 })

@@ -1,3 +1,4 @@
+import { analyzeSentences } from '../retrieval/chunker'
 import { composeExtractiveAnswer, layOutAnswer, type ExtractiveAnswerOptions } from '../retrieval/extractive-answer'
 import { tokenize } from '../retrieval/text'
 import { readRequest } from './request-frame'
@@ -26,8 +27,17 @@ export function composeCitedAnswer(
   if (!extract) return null
   // Cite in source order so that, in a fresh list, the best-ranked cited passage is [1].
   for (const sourceIndex of extract.citedSourceIndexes) citations.cite(chunks[sourceIndex])
-  const text = layOutAnswer(extract.sentences, (index) => `[${citations.cite(chunks[extract.sentences[index].sourceIndex])}]`, extract.numbered)
+  const sentences = extract.sentences.map((sentence) => ({ ...sentence, text: quotedFormOf(sentence.text, chunks[sentence.sourceIndex].text) }))
+  const text = layOutAnswer(sentences, (index) => `[${citations.cite(chunks[extract.sentences[index].sourceIndex])}]`, extract.numbered)
   return { text, citedChunkIds: extract.citedSourceIndexes.map((sourceIndex) => chunks[sourceIndex].chunkId), unsupported: [] }
+}
+
+/**
+ * A chosen sentence as the answer shows it: its passage's sentence with the code spans the answerer's reading leaves
+ * out kept ("use `##` for subheadings", not a bare "##" that reads as a stray Markdown mark).
+ */
+function quotedFormOf(sentence: string, passage: string): string {
+  return analyzeSentences(passage).find((candidate) => candidate.text === sentence)?.quoted ?? sentence
 }
 
 /**

@@ -75,6 +75,17 @@ describe('the answer prompt', () => {
     expect(userOf(prompt)).not.toContain('[7]')
   })
 
+  it('gives the passages as prose, so that what the model quotes from them shows no Markdown marks', () => {
+    const text =
+      '# Parking permits\n\n## Fees\n\nA **resident** permit costs 60 euros; see [the fees page](https://example.org/fees).\n\n' +
+      '## How to apply\n\n1. Fill in the `form`.\n2. Send it.\n\n- By post\n- Online\n\n> ## Note\n> Keep the receipt.\n\n---'
+    const prompt = buildAnswerPrompt(BASE, QUESTION, [{ chunk: chunk(9, 'Parking permits', text), text }])
+    expect(prompt.sources[0].text).toBe(
+      'Fees:\n\nA resident permit costs 60 euros; see the fees page.\n\nHow to apply:\n\n1. Fill in the `form`.\n2. Send it.\n\nBy post\nOnline\n\nNote:\nKeep the receipt.',
+    )
+    expect(userOf(prompt)).toContain('[1] Parking permits\nFees:\n\nA resident permit costs 60 euros')
+  })
+
   it('gives the template agent its own prefix, description and language, falling back to the bot ones', () => {
     const settings = { template_bot_prefix: 'Drafting for the council.', template_bot_description: 'A report writer.', template_bot_language: 'German' }
     const section = { title: 'Background', instructions: 'Two paragraphs.' }

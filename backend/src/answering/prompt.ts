@@ -1,5 +1,6 @@
 import { BotType, type BotSettings } from '../../../contracts/settings'
 import type { ChatMessage } from '../llm/provider'
+import { markdownAsProse } from '../retrieval/chunker'
 import type { CitableChunk } from './citations'
 
 /**
@@ -72,7 +73,7 @@ export function promptSettingProblems(update: Partial<PromptSettings>): { field:
   return problems
 }
 
-/** A passage as the model reads it: its number in the prompt, its title and its (screened) text. */
+/** A passage as the model reads it: its number in the prompt, its title and its (screened) text, as prose. */
 export interface PromptSource {
   number: number
   chunk: CitableChunk
@@ -130,6 +131,20 @@ export const fillTemplate = (template: string, values: { context: string; questi
 const neutraliseHeaders = (text: string) => text.replace(/^(\s*)\[(\d{1,3})\]/gm, '$1($2)')
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 
+const comparable = (text: string) => text.replace(/[\s:.?!]+$/, '').replace(/\s+/g, ' ').trim().toLowerCase()
+
+/**
+ * A passage as the model reads it: as prose (`markdownAsProse`, the Markdown reading of the quoted answers), so that a
+ * sentence it quotes shows no "##" or other marks, and without a first heading that only repeats the title its source
+ * block is headed with.
+ */
+export function passageForModel(text: string, title: string): string {
+  const prose = markdownAsProse(text)
+  const [first, ...rest] = prose.split('\n')
+  const body = rest.join('\n').trim()
+  return first !== undefined && body && comparable(first) === comparable(title) ? body : prose
+}
+
 /** The numbered source blocks: "[n] title", then the passage. */
 export function formatSources(sources: PromptSource[]): string {
   return sources.map((source) => `[${source.number}] ${oneLine(source.title)}\n${neutraliseHeaders(source.text.trim())}`).join('\n\n')
@@ -153,7 +168,7 @@ export function buildAnswerPrompt(
   const style: BotType = isTemplateAgent ? 'qa' : botTypeOf(settings.bot_type)
   const sources: PromptSource[] = passages
     .slice(0, Math.max(1, settings.num_sources_k))
-    .map((passage, index) => ({ number: index + 1, chunk: passage.chunk, title: passage.chunk.title, text: passage.text }))
+    .map((passage, index) => ({ number: index + 1, chunk: passage.chunk, title: passage.chunk.title, text: passageForModel(passage.text, passage.chunk.title) }))
   const last = sources.length
 
   const system: string[] = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkArticle, splitSentences } from './chunker';
+import { analyzeSentences, chunkArticle, splitSentences } from './chunker';
 import { countWords } from './text';
 
 const wordCount = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
@@ -59,6 +59,18 @@ describe('splitSentences', () => {
       'Billing basics',
       'Run npm test to check it.',
     ]);
+  });
+
+  it('keeps the code spans of a sentence in the form an answer quotes', () => {
+    expect(analyzeSentences('Use `##` for **subheadings**.\n\nRun `npm test.')).toEqual([
+      { text: 'Use ## for subheadings.', quoted: 'Use `##` for subheadings.', kind: 'text', block: 0 },
+      // A code mark without its pair in the sentence would open code that never ends.
+      { text: 'Run npm test.', kind: 'text', block: 1 },
+    ]);
+  });
+
+  it('strips the heading marks of a heading inside a quote', () => {
+    expect(splitSentences('> ## Note\n> Keep the receipt.')).toEqual(['Note', 'Keep the receipt.']);
   });
 
   it('returns nothing for empty or punctuation-only text', () => {

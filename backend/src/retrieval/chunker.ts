@@ -31,6 +31,11 @@ export interface SentenceInfo {
   block: number;
   /** For a list item: whether it is numbered ("1. …"), as a procedure's steps are. */
   ordered?: boolean;
+  /**
+   * The sentence as an answer quotes it, when that differs from `text`: with its code spans kept ("use `##` for
+   * subheadings"), so that code reads as code rather than as stray Markdown marks ("use ## for subheadings").
+   */
+  quoted?: string;
 }
 
 const DEFAULT_MAX_WORDS = 180;
@@ -197,19 +202,24 @@ function scanSpans(text: string): Span[] {
   return spans;
 }
 
-/** Removes Markdown markers from a single sentence and collapses whitespace. */
-function stripMarkdown(raw: string): string {
+/**
+ * Removes Markdown markers from a single sentence and collapses whitespace; with `keepsCode`, a sentence's code spans
+ * keep their backticks (when they pair up within it).
+ */
+function stripMarkdown(raw: string, keepsCode = false): string {
+  const codeMarks = keepsCode && (raw.match(/`/g)?.length ?? 0) % 2 === 0 ? /\*\*/g : /\*\*|`/g;
   return raw
     .replace(/\s+/g, ' ')
     .trim()
+    // A quote's marker first: a heading inside a quote ("> ## Note") is still a heading.
+    .replace(QUOTE_MARKER, '')
     .replace(/^#{1,6}(?:\s+|$)/, '')
     .replace(/\s+#+$/, '')
-    .replace(QUOTE_MARKER, '')
     .replace(LIST_ITEM_MARKER, '')
     .replace(/^\[[ xX]\]\s+/, '')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)\s]*\)/g, '$1')
-    .replace(/\*\*|`/g, '')
+    .replace(codeMarks, '')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -229,10 +239,41 @@ export function analyzeSentences(text: string): SentenceInfo[] {
     const raw = source.slice(span.start, span.end);
     const sentence = stripMarkdown(raw);
     if (!hasWordContent(sentence)) continue;
-    if (span.kind === 'item') sentences.push({ text: sentence, kind: span.kind, block: span.block, ordered: ORDERED_ITEM.test(raw) });
-    else sentences.push({ text: sentence, kind: span.kind, block: span.block });
+    const quoted = stripMarkdown(raw, true);
+    const asQuoted = quoted !== sentence ? { quoted } : {};
+    if (span.kind === 'item') sentences.push({ text: sentence, kind: span.kind, block: span.block, ordered: ORDERED_ITEM.test(raw), ...asQuoted });
+    else sentences.push({ text: sentence, kind: span.kind, block: span.block, ...asQuoted });
   }
   return sentences;
+}
+
+/** A numbered item's number, after any quote markers. */
+const ITEM_NUMBER = /^(?:>\s*)*(\d{1,3})[.)]\s/;
+
+/**
+ * Markdown as prose, for a reader who may quote it word for word (a language model): each line's Markdown markers
+ * stripped as an extractive answer's quoted sentences are (headings, quote and list markers, links, images, bold; code
+ * spans stay code), a heading made the label of what follows ("Fees:"), a numbered step keeping its number ("2. Open
+ * …"), and lines without words (rules, table borders, code fences) left out. Its lines and paragraphs stay as they
+ * are, so what is quoted from it, even run onto one line, shows no "##".
+ */
+export function markdownAsProse(text: string): string {
+  const lines: string[] = [];
+  for (const line of normalizeNewlines(text).split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '') {
+      if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
+      continue;
+    }
+    const plain = stripMarkdown(trimmed, true);
+    if (!hasWordContent(plain)) continue;
+    if (HEADING_LINE.test(trimmed.replace(QUOTE_MARKER, ''))) lines.push(/[.!?:;,…]$/.test(plain) ? plain : `${plain}:`);
+    else {
+      const number = ITEM_NUMBER.exec(trimmed)?.[1];
+      lines.push(number !== undefined ? `${number}. ${plain}` : plain);
+    }
+  }
+  return lines.join('\n').trim();
 }
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startOpenAiFixture, type OpenAiFixture } from '../../../../tests/fixtures/openai-fixture'
 import { isPostgresAvailable, publishArticles, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
 import { defaultAgentSettings } from '../settings/settings.defaults'
-import { GARDEN_GUIDE, resetAgentSettings, runAgent, setAgentSettings } from './agents.test-support'
+import { GARDEN_GUIDE, PERMIT_GUIDE, resetAgentSettings, runAgent, setAgentSettings } from './agents.test-support'
 
 type TraceEntry = Pick<AgentTraceEntry, 'step' | 'iteration' | 'status' | 'tool' | 'detail' | 'error'>
 
@@ -226,6 +226,44 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(details).toContain('The model did not answer (its answer was cut off); the section “Watering” quotes the passages instead.')
         expect(details).toContainEqual(expect.stringMatching(/^The model \(fixture-chat\) wrote the section “Frost”/))
         expectCitationsInRange(answer.answer, answer.source_list)
+      })
+    })
+
+    describe.skipIf(!isAvailable)('quoting articles written with headings', () => {
+      beforeAll(async () => {
+        if (isAvailable) await publishArticles(server, PERMIT_GUIDE)
+      })
+      // The fixture's model quotes the sentence of a passage that best matches the question, on one line, as a model
+      // quoting its sources may: the passage it reads must give it prose to quote, not "## Fees".
+      const HEADING_MARKS = /(?:^|\s)#{1,6}(?=\s)/
+
+      it('shows no heading marks in the answer, whoever writes it, the model or the quotes it falls back on', async () => {
+        const command = 'How much does a parking permit cost?'
+        const written = await runAgent(server, { command })
+        expect(written).toMatchObject({ status: 'finished', found: true })
+        expect(written.answer).toContain('A resident parking permit costs 60 euros a year')
+        expect(written.answer).not.toMatch(HEADING_MARKS)
+        expect(detailsOf(written.log_agent_ask_qa)).toContainEqual(expect.stringMatching(/^The model \(fixture-chat\) wrote the answer/))
+
+        fixture.script([])
+        fixture.script('cut-off=2')
+        const quoted = await runAgent(server, { command })
+        expect(quoted.answer).toContain('A resident parking permit costs 60 euros a year')
+        expect(quoted.answer).not.toMatch(HEADING_MARKS)
+
+        // The Ask screen's answers are written the same way.
+        const asked = await server.call('/ask_qa', { method: 'POST', body: { command } })
+        expect(asked.body.result).toContain('A resident parking permit costs 60 euros a year')
+        expect(asked.body.result).not.toMatch(HEADING_MARKS)
+      })
+
+      it('shows no heading marks in a section of a brief beyond its own heading', async () => {
+        const templateId = await createTemplate([{ title: 'Who may apply', instructions: 'Who is eligible.' }])
+        const answer = await runAgent(server, { command: 'Write a brief on parking permits', variant: 'government', template_id: templateId })
+        expect(answer).toMatchObject({ status: 'finished', found: true })
+        expect(answer.sections[0].answer).toContain('are eligible for a parking permit')
+        expect(answer.sections[0].answer).not.toMatch(HEADING_MARKS)
+        expect(answer.answer.split('\n').filter((line: string) => HEADING_MARKS.test(line))).toEqual([`# Model sheet ${templateCount}`, '## Who may apply'])
       })
     })
   })

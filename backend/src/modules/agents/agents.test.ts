@@ -132,6 +132,18 @@ forEachStorage('agents', ({ server }) => {
       expect(answer.log_agent_ask_qa.filter((entry: TraceEntry) => entry.step === 'retrieve').map((entry: TraceEntry) => entry.tool)).toEqual(['arithmetic', 'date_time'])
     })
 
+    it('tells the date for a question about now that shares no word with the date tool, and searches for one about dates', async () => {
+      const christmas = await runAgent(server(), { command: 'How many days until Christmas?', timezone: 'Europe/Paris' })
+      expect(christmas).toMatchObject({ status: 'finished', found: true, source_list: [] })
+      expect(christmas.answer).toContain('The current date and time in Europe/Paris:')
+      const year = await runAgent(server(), { command: 'Which year are we in?', timezone: 'Europe/Paris' })
+      expect(year.answer).toContain('The current date and time in Europe/Paris:')
+      // A date word that is not about now: the knowledge base answers, not the clock.
+      const watering = await runAgent(server(), { command: 'Which day of the week should I water tomato plants?', timezone: 'Europe/Paris' })
+      expect(watering.answer).not.toContain('The current date and time')
+      expect(titlesOf(watering)).toContain('Watering tomato plants')
+    })
+
     it('marks a failing tool’s step failed and still answers from what it has', async () => {
       await setAgentSettings(server(), { toggle_debug: true })
       const answer = await runAgent(server(), { command: 'What is 1/0 and how often should I water tomato plants?' })
@@ -293,6 +305,29 @@ forEachStorage('agents', ({ server }) => {
         expect(answer.answer.match(/A dog licence costs 30 euros/g)).toHaveLength(1)
         // It still names where its words are from.
         expect(overview.titles).toEqual(['Dog licences'])
+      })
+
+      it('names the subject the command names, else what the brief draws on, and never repeats a command that names none', async () => {
+        await publishArticles(server(), [
+          {
+            title: 'Writing the garden club newsletter',
+            content: 'The garden club newsletter is a short report sent to members each month. Draft the report from the notes of the last meeting.',
+          },
+        ])
+        const template = await createTemplate([{ title: 'Summary', instructions: 'The main points.' }])
+        const subjectLine = async (command: string) => {
+          const answer = await runAgent(server(), { command, variant: 'government', template_id: template.id })
+          expect(answer).toMatchObject({ status: 'finished' })
+          return answer.answer.split('\n').find((line: string) => line.startsWith('**Subject:**'))
+        }
+        // The subject the command names, without the request's wording.
+        expect(await subjectLine('Write a brief on parking permits')).toBe('**Subject:** Parking permits')
+        expect(await subjectLine('Summarise the parking permit fees')).toBe('**Subject:** The parking permit fees')
+        // A request for a text that names no subject: the brief is about the article it quotes.
+        expect(await subjectLine('Draft a report')).toBe('**Subject:** Writing the garden club newsletter')
+        // Nothing named and nothing found: no subject line at all, rather than the command again or "Please".
+        expect(await subjectLine('Write me a brief.')).toBeUndefined()
+        expect(await subjectLine('Summarise please')).toBeUndefined()
       })
     })
 
@@ -559,6 +594,17 @@ describe('both agents on the demo knowledge base', () => {
     expect(answer.answer).toMatch(/semantic.firewall/i)
     // The how-to part's steps stay a list: they start on a line of their own, after the part's bold question.
     expect(answer.answer).toMatch(/\*\*How do I add an article\?\*\*\n\n1\. Open the Dashboard/)
+  })
+
+  it('quotes the guide as prose, as the Ask screen does: no heading mark shows, and the code it shows stays code', async () => {
+    const command = 'How do I add an article?'
+    const agent = await runAgent(server, { command })
+    const expert = await server.call('/ask_qa', { method: 'POST', body: { command } })
+    for (const answer of [agent.answer, expert.body.result]) {
+      // The article shows the marks as code ("`##`"): quoted without the backticks, they read as stray Markdown.
+      expect(answer).toContain('You can use Markdown, for example `##` for subheadings, `-` for bullet points and `1.` for numbered steps.')
+      expect(answer.replace(/`[^`]*`/g, '')).not.toMatch(/(?:^|\s)#{1,6}\s/)
+    }
   })
 
   it('answers a part that leans on the one before with what it borrows, and "each one" for each part before', async () => {
