@@ -56,6 +56,7 @@ export interface WorkflowTransition {
 export const WORKFLOW_TRANSITIONS: Record<WorkflowVariant, readonly WorkflowTransition[]> = {
   general: [
     { from: 'plan', to: 'retrieve' },
+    { from: 'plan', to: 'end', when: 'the command names no subject' },
     { from: 'retrieve', to: 'grade' },
     { from: 'grade', to: 'plan', when: 'grade too low' },
     { from: 'grade', to: 'compose', when: 'grade high enough, or max_iteration reached' },

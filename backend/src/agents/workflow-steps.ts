@@ -1,11 +1,11 @@
 import type { AgentTraceEntry } from '../../../contracts/agents'
 import { CitationList } from '../answering/citations'
-import { NOT_FOUND_ANSWER } from '../answering/not-found'
+import { NAME_THE_SUBJECT_ANSWER, NOT_FOUND_ANSWER } from '../answering/not-found'
 import { joinAnswerPieces } from '../retrieval/extractive-answer'
 import type { AgentState, Evidence, SubQuestion } from './agent-state'
 import { evidenceOf, textsOf, keyOf, passagesOf } from './evidence'
 import { GRADE_THRESHOLD, gradeCoverage, wordsOfStems } from './grading'
-import { borrowedWords, capitalised, subjectOf } from './lexical-planner'
+import { borrowedWords, capitalised, namedSubjectOf, subjectOf } from './lexical-planner'
 import { fillTemplate } from './template-filling'
 import { traceEntry, type StepContext, type StepHandler } from './workflow-runtime'
 import type { WorkflowStepId } from './workflow-definition'
@@ -30,6 +30,12 @@ const plan: StepHandler = async (state, context) => {
   const { planner } = context.reasoning
   let subQuestions: SubQuestion[]
   let detail: string
+  // A command that asks for a text about nothing in particular is answered with a question back: what about? (A brief's
+  // sections name what each searches for, so the government agent writes one from them.)
+  if (iteration === 1 && state.variant !== 'government' && namedSubjectOf(state.command) === null) {
+    const entry = traceEntry(context, { step: 'plan', iteration, status: 'done', detail: 'The command names no subject: asked what it should be about.' }, startedAt)
+    return { state: { ...state, iteration, sub_questions: [], current_answer: NAME_THE_SUBJECT_ANSWER, source_list: [], steps: [...state.steps, entry] }, next: 'end' }
+  }
   if (iteration === 1) {
     subQuestions =
       state.variant === 'government'

@@ -13,6 +13,13 @@ export const NO_EARLIER_QUESTION_ANSWER =
   'That reads as a follow-up, but there is no earlier question in this conversation to go on from. Ask the whole question, for example “What happens after I publish an article?”.'
 
 /**
+ * What an agent says to a command that asks for a text about nothing in particular ("Summarise please", "Write me a
+ * brief"): searching its own words would quote whatever passage says "please".
+ */
+export const NAME_THE_SUBJECT_ANSWER =
+  'What should it be about? Name the subject in the command, for example “Summarise what the knowledge base says about publishing drafts”.'
+
+/**
  * …and, without a language model to read the conversation, when there is one: the quoted answer cannot tell what
  * "afterwards" asks about it.
  */

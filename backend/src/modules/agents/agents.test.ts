@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { AGENT_STATE_FIELDS, HIDDEN_STATE_FIELDS, WORKFLOW_TRANSITIONS, isTransitionAllowed, type WorkflowStepId } from '../../agents/workflow-definition'
+import { NAME_THE_SUBJECT_ANSWER } from '../../answering/not-found'
 import { STARTER_TEMPLATE } from '../../demo/starter-template'
 import { defaultAgentSettings } from '../settings/settings.defaults'
 import { forEachStorage, isPostgresAvailable, publishArticles, startTestBackend, type StorageKind, type TestBackend } from '../../testing/test-backend'
@@ -166,6 +167,15 @@ forEachStorage('agents', ({ server }) => {
       const answer = await runAgent(server(), { command: 'What time is it?', timezone: 'Mars/Olympus_Mons' })
       expect(answer).toMatchObject({ status: 'failed', success: false })
       expect(answer.error).toBe('Nothing could be answered; date_time failed: Unknown time zone "Mars/Olympus_Mons"')
+    })
+
+    it('asks what a command that names no subject should be about, rather than quoting what its words find', async () => {
+      for (const command of ['Summarise please', 'Write me a brief.', 'Draft a report']) {
+        const answer = await runAgent(server(), { command })
+        expect(answer, command).toMatchObject({ status: 'finished', found: false, answer: NAME_THE_SUBJECT_ANSWER, source_list: [] })
+      }
+      // A command that names one is searched as before.
+      expect(await runAgent(server(), { command: 'Summarise what the knowledge base says about pruning apple trees' })).toMatchObject({ status: 'finished', found: true })
     })
 
     it('says plainly when the knowledge base has nothing on the command', async () => {
