@@ -1,11 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeSentences, chunkArticle, splitSentences } from './chunker';
+import { analyzeSentences, chunkArticle, markdownAsProse, splitSentences, tablesAsItems } from './chunker';
 import { countWords } from './text';
 
 const wordCount = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 /** A capitalized sentence of `count` words, e.g. sentence('Alpha', 3) === 'Alpha alpha alpha.' */
 const sentence = (word: string, count: number) =>
   [word, ...Array.from({ length: count - 1 }, () => word.toLowerCase())].join(' ') + '.';
+
+describe('tables', () => {
+  const TABLE = ['The permit fees are:', '', '| Permit | Fee per year | Note |', '|---|:---:|---|', '| Resident parking permit | 40 euros | |', '| Visitor permit | 15 euros | a day \\| a week |', '', 'Pay online.'].join('\n');
+
+  it('reads each row as an item that says its cells with their headings, the header and separator left out', () => {
+    expect(tablesAsItems(TABLE).split('\n')).toEqual([
+      'The permit fees are:',
+      '',
+      '- Resident parking permit — Fee per year: 40 euros.',
+      '- Visitor permit — Fee per year: 15 euros; Note: a day | a week.',
+      '',
+      'Pay online.',
+    ]);
+    expect(analyzeSentences(TABLE).map(({ text, kind }) => `${kind}: ${text}`)).toEqual([
+      'text: The permit fees are:',
+      'item: Resident parking permit — Fee per year: 40 euros.',
+      'item: Visitor permit — Fee per year: 15 euros; Note: a day | a week.',
+      'text: Pay online.',
+    ]);
+    expect(markdownAsProse(TABLE)).not.toContain('| Permit |');
+  });
+
+  it('leaves pipes that make no table as they are', () => {
+    expect(tablesAsItems('Type a | b to pipe.\n| just one line |')).toBe('Type a | b to pipe.\n| just one line |');
+  });
+});
 
 describe('splitSentences', () => {
   it('splits on periods, question marks and exclamation marks', () => {

@@ -228,12 +228,60 @@ function normalizeNewlines(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
+/** A table's line under its header: `|---|:--:|`. */
+const TABLE_SEPARATOR = /^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+
+/** The cells of a table row: split at pipes that are not escaped, outer pipes left out. */
+function tableCells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.replace(/\\\|/g, '|').trim());
+}
+
+/**
+ * Markdown tables as list items a reader can quote: each row says its cells with their columns' headings
+ * ("- Visitor permit — Fee per year: 15 euros."), the header and separator lines left out. Quoted as written, a row
+ * read "| Visitor permit | 15 euros |" and the header row "| Permit | Fee per year |" answered what the fees are.
+ */
+export function tablesAsItems(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] as string;
+    const next = lines[index + 1];
+    if (!TABLE_ROW.test(line) || next === undefined || !TABLE_SEPARATOR.test(next.trim())) {
+      out.push(line);
+      continue;
+    }
+    const headings = tableCells(line);
+    index += 1;
+    while (index + 1 < lines.length && TABLE_ROW.test(lines[index + 1] as string)) {
+      index += 1;
+      const cells = tableCells(lines[index] as string);
+      if (!cells.some((cell) => WORD_CHARACTER.test(cell))) continue;
+      const [first = '', ...rest] = cells;
+      const said = rest
+        .map((cell, column) => ({ cell, heading: headings[column + 1] ?? '' }))
+        .filter(({ cell }) => cell !== '')
+        .map(({ cell, heading }) => (heading ? `${heading}: ${cell}` : cell));
+      const head = first !== '' ? first : headings[0] ?? '';
+      const row = said.length === 0 ? head : head ? `${head} — ${said.join('; ')}` : said.join('; ');
+      out.push(`- ${/[.!?…]$/.test(row) ? row : `${row}.`}`);
+    }
+  }
+  return out.join('\n');
+}
+
 /**
  * Splits text into sentences, with their kind (heading, list item or text).
  * Markdown markers are stripped; sentences without any letter or digit are dropped.
  */
 export function analyzeSentences(text: string): SentenceInfo[] {
-  const source = normalizeNewlines(text);
+  const source = tablesAsItems(normalizeNewlines(text));
   const sentences: SentenceInfo[] = [];
   for (const span of scanSpans(source)) {
     const raw = source.slice(span.start, span.end);
@@ -259,7 +307,7 @@ const ITEM_NUMBER = /^(?:>\s*)*(\d{1,3})[.)]\s/;
  */
 export function markdownAsProse(text: string): string {
   const lines: string[] = [];
-  for (const line of normalizeNewlines(text).split('\n')) {
+  for (const line of tablesAsItems(normalizeNewlines(text)).split('\n')) {
     const trimmed = line.trim();
     if (trimmed === '') {
       if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');

@@ -46,6 +46,19 @@ function expectVerbatim(answer: ReturnType<typeof composeExtractiveAnswer>, from
   }
 }
 
+describe('answers from a table', () => {
+  const text = ['## Fees', '', 'The permit fees are:', '', '| Permit | Fee per year |', '|---|---|', '| Resident parking permit | 40 euros |', '| Visitor permit | 15 euros |', '', 'Pay online or at the town hall.'].join('\n');
+  const sources: AnswerSource[] = [{ articleId: 1, title: 'Parking permits', text, score: 3 }];
+
+  it('quotes the row that answers, with its column heading, never the header row or pipes', () => {
+    expect(composeExtractiveAnswer('How much does a visitor permit cost?', sources, () => 1)?.text).toBe('Visitor permit — Fee per year: 15 euros. [1]');
+    const fees = composeExtractiveAnswer('What are the permit fees?', sources, () => 1)?.text ?? '';
+    expect(fees).toContain('Resident parking permit — Fee per year: 40 euros.');
+    expect(fees).toContain('Visitor permit — Fee per year: 15 euros.');
+    expect(fees).not.toContain('|');
+  });
+});
+
 describe('composeExtractiveAnswer', () => {
   it('cites the source that answers the question', () => {
     const answer = composeExtractiveAnswer('How do I download an invoice PDF?', sources, weightOf);
