@@ -8,6 +8,7 @@ import { ApiError, callApi, type ApiSession } from '~/models/api.server'
 import { getCurrentUser, refreshLocalToken, signInLocal, signOutAtBackend } from '~/models/identity.server'
 import { getEnv, isCookieSecure, isSingleSignOnEnabled } from './env.server'
 import { mayOpen, refusedRoleMessage, type Role } from './roles'
+import { crossSiteReason } from './same-origin'
 import { forgetSignedIn, getSession, hasSignedInBefore, sessionStorage, signedInCookie, type AuthSession, type Toast } from './session.server'
 import { latestOf, renewOnce } from './sign-in-renewals.server'
 
@@ -29,22 +30,20 @@ export type SignedInUser = AuthSession['user']
 // Cross-site requests
 
 /**
- * Refuses a state-changing request sent from another site (403): its Origin names another host, or the browser says
- * Sec-Fetch-Site: cross-site. SameSite=Lax already keeps the session cookie off such requests; this is the second line.
+ * Refuses a state-changing request sent from another site (403): its Origin is another origin than this site's
+ * (scheme, host and port: the scheme as the browser used it, which a proxy in front says; see same-origin.ts), or the
+ * browser says Sec-Fetch-Site: cross-site. SameSite=Lax already keeps the session cookie off such requests; this is the
+ * second line.
  */
 export function assertSameOrigin(request: Request): void {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return
-  const host = new URL(request.url).host
-  const origin = request.headers.get('origin')
-  let isCrossSite = request.headers.get('sec-fetch-site') === 'cross-site'
-  if (origin !== null) {
-    try {
-      isCrossSite ||= origin === 'null' || new URL(origin).host !== host
-    } catch {
-      isCrossSite = true
-    }
-  }
-  if (isCrossSite) throw json({ message: 'This form was sent from another site and was refused.' }, { status: 403, statusText: 'Forbidden' })
+  const url = new URL(request.url)
+  const reason = crossSiteReason({
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+    host: url.host,
+  })
+  if (reason) throw json({ message: reason }, { status: 403, statusText: 'Forbidden' })
 }
 
 /**
