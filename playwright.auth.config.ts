@@ -36,6 +36,8 @@ process.env.E2E_AUTH_API_KEY ??= 'e2e-auth-api-key-0123456789'
 process.env.E2E_AUTH_ADMIN_PASSWORD ??= 'e2e-auth-admin-password'
 /** Local tokens live 70 s: renewal ahead of expiry (60 s) starts 10 s after sign-in. */
 process.env.E2E_AUTH_TOKEN_TTL_SECONDS ??= '70'
+/** The second product allows each account this many questions a minute (ask-limit.spec); the first, far more. */
+process.env.E2E_AUTH_INVITE_ASK_RATE_LIMIT ??= '2'
 
 export default defineConfig({
   testDir: 'tests/e2e-auth',
@@ -98,9 +100,11 @@ export default defineConfig({
         AUTH_ENABLED: 'true',
         // Ask gives knowledge-base answers first here (the specs read answers and their sources).
         TARGET: 'expert',
-        // Every browser here is 127.0.0.1: the per-address limits are raised above what the suite sends.
+        // Every browser here is 127.0.0.1: the per-address limits are raised above what the suite sends, and the
+        // per-account limit on asking above what one account asks here (the invitation product tests that limit).
         LOGIN_RATE_LIMIT: '10000',
         REGISTRATION_RATE_LIMIT: '10000',
+        ASK_RATE_LIMIT: '10000',
         OIDC_AUTHORITY: OIDC,
         OIDC_CLIENT_ID: CLIENT_ID,
         OIDC_CLIENT_SECRET: CLIENT_SECRET,
@@ -114,7 +118,8 @@ export default defineConfig({
       },
     },
     {
-      // Local accounts only, registration by invitation, no demo content (nothing here reads articles).
+      // Local accounts only, registration by invitation, no demo content (nothing here reads articles), and a low
+      // per-account limit on asking (ask-limit.spec), with the fixture model so that Ask tries its stream first.
       command: 'node scripts/start.mjs',
       url: `${process.env.E2E_AUTH_INVITE_WEB_URL}/login`,
       timeout: 120_000,
@@ -135,6 +140,10 @@ export default defineConfig({
         LOGIN_RATE_LIMIT: '10000',
         REGISTRATION_RATE_LIMIT: '10000',
         REGISTRATION_POLICY: 'invite',
+        TARGET: 'expert',
+        ASK_RATE_LIMIT: process.env.E2E_AUTH_INVITE_ASK_RATE_LIMIT,
+        LLM_BASE_URL: process.env.E2E_AUTH_LLM_URL,
+        LLM_MODELS,
       },
     },
   ],

@@ -17,6 +17,8 @@ setPlainFormMessages()
 export { createNonce, securityHeaders } from '~/utils/security-headers'
 // And it runs every request with the browser's address, which backend calls name (client-address.server.ts).
 export { runWithClientAddress } from '~/utils/client-address.server'
+// The web server's own refusal of cross-site posts judges as the app does (scripts/web-server.mjs).
+export { crossSiteReason } from '~/utils/same-origin'
 
 const ABORT_DELAY = 5_000
 

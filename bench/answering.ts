@@ -97,6 +97,8 @@ const config = loadConfig({
   LLM_BASE_URL: fixtureUrl,
   LLM_MODELS: 'fixture-chat',
   LLM_TIMEOUT_MS: '1500',
+  // Every question is asked as one account, rounds over: no per-account limit on asking.
+  ASK_RATE_LIMIT: '0',
 })
 const backend = await buildBackend(config, { demoDirectory: DEMO_DIRECTORY })
 const baseUrl = await backend.app.listen({ host: '127.0.0.1', port: 0 })

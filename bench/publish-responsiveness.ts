@@ -60,6 +60,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIRECT
     LOAD_DEMO_CONTENT: 'false',
     LOG_LEVEL: 'info',
     LOGIN_RATE_LIMIT: '100000',
+    ASK_RATE_LIMIT: '0',
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 })

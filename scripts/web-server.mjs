@@ -4,8 +4,8 @@
 // - every answer carries the security headers (Content-Security-Policy with a per-request nonce that Remix's inline
 //   scripts carry, no framing, nosniff, Referrer-Policy, Permissions-Policy, HSTS over HTTPS): files, downloads,
 //   redirects and refusals as well as pages (the header values come from the build: app/utils/security-headers.ts);
-// - a state-changing request from another site is refused with 403 and a reason (Remix's own check would answer an
-//   empty 500);
+// - a state-changing request from another site (another origin: scheme, host or port) is refused with 403 and a reason
+//   (Remix's own check would answer an empty 500);
 // - the backend calls made for a request name the browser's address (X-Client-Address; TRUST_PROXY for proxies in
 //   front), so the backend's per-address sign-in limits count browsers, not this server.
 // Usage: node scripts/web-server.mjs build/server/index.js   (HOST, default 127.0.0.1; PORT, default 3000)
@@ -35,7 +35,7 @@ const { createRequestHandler, installGlobals, writeReadableStreamToWritable } = 
 const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(pathToFileURL(buildPath).href)
 installGlobals({ nativeFetch: build.future.v3_singleFetch })
-const { createNonce, runWithClientAddress, securityHeaders } = build.entry.module
+const { createNonce, crossSiteReason, runWithClientAddress, securityHeaders } = build.entry.module
 const handleRemixRequest = createRequestHandler(build, process.env.NODE_ENV)
 
 /** Single sign-on sends forms on to the provider (sign-in, sign-out): the policy allows that one origin too. */
@@ -61,28 +61,19 @@ function setSecurityHeaders(req, res) {
   for (const [name, value] of Object.entries(headersFor(req, res))) res.setHeader(name, value)
 }
 
-const METHODS_THAT_CHANGE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-
 /**
- * Why a state-changing request counts as sent from another site, or null: the browser says Sec-Fetch-Site:
- * cross-site, or the Origin is unreadable, opaque (`null`) or names another host than X-Forwarded-Host or Host
- * (the host Remix compares it with).
+ * Why a state-changing request counts as sent from another site, or null (the app's own rule, from the build:
+ * app/utils/same-origin.ts): the browser says Sec-Fetch-Site: cross-site, or the Origin is unreadable, opaque (`null`)
+ * or another origin than this site's: another scheme (as the connection, or a proxy's X-Forwarded-Proto, says), or
+ * another host and port than X-Forwarded-Host or Host.
  */
-function crossSiteReason(req) {
-  if (!METHODS_THAT_CHANGE.has(req.method)) return null
-  if (req.get('sec-fetch-site') === 'cross-site') return 'This form was sent from another site and was refused.'
-  const origin = req.get('origin')
-  if (origin === undefined) return null
-  let originHost
-  try {
-    originHost = origin === 'null' ? null : new URL(origin).host
-  } catch {
-    return 'This request names an origin that cannot be read, and was refused.'
-  }
-  const forwardedHost = req.get('x-forwarded-host')?.split(',')[0]?.trim()
-  const requestHost = forwardedHost || req.get('host')
-  if (originHost === null || !requestHost || originHost !== requestHost) return 'This form was sent from another site and was refused.'
-  return null
+function crossSiteReasonOf(req) {
+  return crossSiteReason({
+    method: req.method,
+    header: (name) => req.get(name),
+    protocol: req.protocol === 'https' ? 'https' : 'http',
+    host: req.get('x-forwarded-host')?.split(',')[0]?.trim() || req.get('host'),
+  })
 }
 
 /** A refusal in the form the client asked for: JSON for data requests and API clients, else a small HTML page. */
@@ -133,7 +124,7 @@ app.get('/healthz', (req, res) => {
 })
 
 app.use((req, res, next) => {
-  const reason = crossSiteReason(req)
+  const reason = crossSiteReasonOf(req)
   if (reason) refuse(req, res, 403, reason)
   else next()
 })

@@ -14,14 +14,19 @@ export class ApiError extends Response {
   /** The backend's error body: its reason (message) and any field errors (details). */
   readonly details: ErrorBody
 
-  constructor(status: number, body: ErrorBody) {
+  /** Seconds to wait before asking again, from the backend's Retry-After (a 429 of a limit); null without one. */
+  readonly retryAfter: string | null
+
+  constructor(status: number, body: ErrorBody, options: { retryAfter?: string | null } = {}) {
     const answered = status === 500 ? 502 : Math.min(Math.max(status, 400), 599)
+    const retryAfter = options.retryAfter && /^\d{1,6}$/.test(options.retryAfter) ? options.retryAfter : null
     super(JSON.stringify({ message: body.message }), {
       status: answered,
       statusText: /^[\x20-\x7e]{1,60}$/.test(body.error) ? body.error : '',
-      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      headers: { 'Content-Type': 'application/json; charset=utf-8', ...(retryAfter ? { 'Retry-After': retryAfter } : {}) },
     })
     this.details = body
+    this.retryAfter = retryAfter
   }
 
   /** The backend's reason, in words. */
@@ -93,6 +98,7 @@ async function send<Schema extends z.ZodType>(path: string, options: RequestOpti
     throw new ApiError(
       response.status,
       parsed.success ? parsed.data : { success: false, error: response.statusText || 'Error', message: `The backend answered ${response.status}` },
+      { retryAfter: response.headers.get('retry-after') },
     )
   }
   const parsed = options.schema.safeParse(payload)

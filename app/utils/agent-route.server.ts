@@ -128,6 +128,11 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
     if (error instanceof ApiError && error.status === 409 && error.fieldErrors().variant) {
       return json({ errors: {}, warning: { summary: 'Agent off', message: error.message }, command }, { status: 409 })
     }
+    // Too many questions and runs from this account for now (ASK_RATE_LIMIT): said, with the command kept to run again.
+    if (error instanceof ApiError && error.status === 429) {
+      const headers = error.retryAfter ? { 'Retry-After': error.retryAfter } : undefined
+      return json({ errors: {}, warning: { summary: 'Too many questions', message: error.message }, command }, { status: 429, headers })
+    }
     if (error instanceof ApiError && error.status === 400) {
       const fieldErrors = error.fieldErrors()
       // What was typed comes back in the field, beside the reason.

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import { json, redirect } from '@remix-run/node'
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose'
 import { Authenticator } from 'remix-auth'
@@ -8,7 +8,9 @@ import { ApiError, callApi, type ApiSession } from '~/models/api.server'
 import { getCurrentUser, refreshLocalToken, signInLocal, signOutAtBackend } from '~/models/identity.server'
 import { getEnv, isCookieSecure, isSingleSignOnEnabled } from './env.server'
 import { mayOpen, refusedRoleMessage, type Role } from './roles'
-import { getSession, sessionStorage, type AuthSession, type Toast } from './session.server'
+import { crossSiteReason } from './same-origin'
+import { forgetSignedIn, getSession, hasSignedInBefore, sessionStorage, signedInCookie, type AuthSession, type Toast } from './session.server'
+import { latestOf, renewOnce } from './sign-in-renewals.server'
 
 /** SEED.md §4: the access-token-expiring notice comes 60 s ahead; sessions renew from then on. */
 const RENEW_AHEAD_MS = 60_000
@@ -28,22 +30,20 @@ export type SignedInUser = AuthSession['user']
 // Cross-site requests
 
 /**
- * Refuses a state-changing request sent from another site (403): its Origin names another host, or the browser says
- * Sec-Fetch-Site: cross-site. SameSite=Lax already keeps the session cookie off such requests; this is the second line.
+ * Refuses a state-changing request sent from another site (403): its Origin is another origin than this site's
+ * (scheme, host and port: the scheme as the browser used it, which a proxy in front says; see same-origin.ts), or the
+ * browser says Sec-Fetch-Site: cross-site. SameSite=Lax already keeps the session cookie off such requests; this is the
+ * second line.
  */
 export function assertSameOrigin(request: Request): void {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return
-  const host = new URL(request.url).host
-  const origin = request.headers.get('origin')
-  let isCrossSite = request.headers.get('sec-fetch-site') === 'cross-site'
-  if (origin !== null) {
-    try {
-      isCrossSite ||= origin === 'null' || new URL(origin).host !== host
-    } catch {
-      isCrossSite = true
-    }
-  }
-  if (isCrossSite) throw json({ message: 'This form was sent from another site and was refused.' }, { status: 403, statusText: 'Forbidden' })
+  const url = new URL(request.url)
+  const reason = crossSiteReason({
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+    host: url.host,
+  })
+  if (reason) throw json({ message: reason }, { status: 403, statusText: 'Forbidden' })
 }
 
 /**
@@ -84,9 +84,20 @@ function signInPath(request: Request): string {
   return path === DEFAULT_PATH ? '/login' : `/login?redirectTo=${encodeURIComponent(path)}`
 }
 
-/** The redirect to sign-in for this request's page; pass the Set-Cookie of a session that was just ended. */
-export function redirectToSignIn(request: Request, setCookie?: string): Response {
-  return redirect(signInPath(request), setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
+const SESSION_ENDED = 'Your session has ended. Please sign in again.'
+
+/**
+ * The redirect to sign-in for this request's page; pass the Set-Cookie of a session that was just ended. A browser
+ * that comes without a session but signed in here before (its session cookie expired with its token) is told its
+ * session has ended, once.
+ */
+export async function redirectToSignIn(request: Request, setCookie?: string): Promise<Response> {
+  const wasSignedIn = await hasSignedInBefore(request)
+  const ended = setCookie ?? (wasSignedIn ? await endSession({ message: SESSION_ENDED }) : undefined)
+  const headers = new Headers()
+  if (ended) headers.append('Set-Cookie', ended)
+  if (wasSignedIn) headers.append('Set-Cookie', await forgetSignedIn())
+  return redirect(signInPath(request), { headers })
 }
 
 /** Replaces the session with an empty one that carries only a toast: sign-out, or a session that has run out. */
@@ -137,12 +148,12 @@ export async function requireApiSession(request: Request): Promise<ApiSession> {
     return { token, renew: signInAsAdministrator }
   }
   const stored = (await getSession(request)).get('auth')
-  if (!stored) throw redirectToSignIn(request)
+  if (!stored) throw await redirectToSignIn(request)
   assertRoleOpens(request, stored.user.role)
   let current = await latestOf(stored)
   if (isExpired(current)) {
     const renewed = await renew(current)
-    if (!renewed || isExpired(renewed)) throw redirectToSignIn(request, await endSession({ message: 'Your session has ended. Please sign in again.' }))
+    if (!renewed || isExpired(renewed)) throw await redirectToSignIn(request, await endSession({ message: SESSION_ENDED }))
     current = renewed
   }
   const from = current
@@ -151,7 +162,7 @@ export async function requireApiSession(request: Request): Promise<ApiSession> {
     // The backend refused the token (a restarted backend, a clock ahead of ours): renew once, else sign in again.
     renew: async () => {
       const renewed = await renew(from)
-      if (!renewed) throw redirectToSignIn(request, await endSession({ message: 'Your session has ended. Please sign in again.' }))
+      if (!renewed) throw await redirectToSignIn(request, await endSession({ message: SESSION_ENDED }))
       return renewed.token
     },
   }
@@ -171,7 +182,7 @@ export async function refreshSessionIfNeeded(request: Request): Promise<{ user: 
   if (!stored) return { user: null }
   let current = await latestOf(stored)
   if (current.expiresAt - Date.now() <= RENEW_AHEAD_MS) current = (await renew(current)) ?? current
-  if (isExpired(current)) return { user: null, setCookie: await endSession({ message: 'Your session has ended. Please sign in again.' }) }
+  if (isExpired(current)) return { user: null, setCookie: await endSession({ message: SESSION_ENDED }) }
   if (current === stored) return { user: current.user }
   session.set('auth', current)
   return { user: current.user, setCookie: await sessionStorage().commitSession(session) }
@@ -196,47 +207,9 @@ function isExpired(auth: AuthSession): boolean {
   return auth.expiresAt - EXPIRY_MARGIN_MS <= Date.now()
 }
 
-/**
- * Renewals by the token they replace, kept a while. Loaders run in parallel and a renewed cookie can lose the race
- * against another response's cookie; with this, a request that still carries the old session gets the renewal that
- * already happened instead of renewing twice (a provider that rotates refresh tokens would end the grant on reuse).
- * One web process: several instances behind a load balancer each keep their own (see ADR 040).
- */
-const renewals = new Map<string, { renewed: Promise<AuthSession | null>; at: number }>()
-const RENEWAL_MEMORY_MS = 30 * 60_000
-
-function renewalKey(auth: AuthSession): string {
-  return createHash('sha256')
-    .update(`${auth.kind}:${auth.refreshToken ?? auth.token}`)
-    .digest('base64url')
-}
-
-/** The newest session known for a stored one: follows renewals that happened after its cookie was written. */
-async function latestOf(auth: AuthSession): Promise<AuthSession> {
-  let current = auth
-  for (let hop = 0; hop < 10; hop++) {
-    const renewal = renewals.get(renewalKey(current))
-    const next = renewal ? await renewal.renewed : null
-    if (!next) break
-    current = next
-  }
-  return current
-}
-
 /** Renews a session once, however many requests ask at the same time; null when it cannot be renewed. */
 function renew(auth: AuthSession): Promise<AuthSession | null> {
-  const now = Date.now()
-  for (const [key, renewal] of renewals) if (now - renewal.at > RENEWAL_MEMORY_MS) renewals.delete(key)
-  const key = renewalKey(auth)
-  const known = renewals.get(key)
-  if (known) return known.renewed
-  const renewed = (auth.kind === 'local' ? renewLocal(auth) : renewWithProvider(auth)).catch(() => null)
-  renewals.set(key, { renewed, at: now })
-  // A failure is not remembered: the next request may try again (the provider may be back).
-  void renewed.then((result) => {
-    if (!result) renewals.delete(key)
-  })
-  return renewed
+  return renewOnce(auth, (current) => (current.kind === 'local' ? renewLocal(current) : renewWithProvider(current)))
 }
 
 async function renewLocal(auth: AuthSession): Promise<AuthSession | null> {
@@ -282,7 +255,9 @@ async function newSessionHeaders(request: Request, auth: AuthSession, toast?: To
   session.set('auth', auth)
   if (toast) session.flash('toast', toast)
   const headers = new Headers()
+  // The session cookie lives as long as the token; this one outlives it, to tell the browser its session ended.
   headers.append('Set-Cookie', await sessionStorage().commitSession(session))
+  headers.append('Set-Cookie', await signedInCookie().serialize(true))
   for (const cookie of clearedStateCookies(request)) headers.append('Set-Cookie', cookie)
   return headers
 }
@@ -545,7 +520,10 @@ export async function signOut(request: Request): Promise<Response> {
   assertSameOrigin(request)
   const env = getEnv()
   const auth = (await getSession(request)).get('auth')
-  const headers = { 'Set-Cookie': await endSession({ message: 'You are signed out.' }) }
+  const headers = new Headers()
+  headers.append('Set-Cookie', await endSession({ message: 'You are signed out.' }))
+  // Signed out on purpose: a later visit is not told that a session ended.
+  headers.append('Set-Cookie', await forgetSignedIn())
   // The backend ends the session too, so the token is refused from now on even where a copy of it survives.
   // Best effort: an expired or already refused token has no session left to end.
   const current = auth ? await latestOf(auth) : undefined

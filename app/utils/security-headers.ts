@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { protocolOf } from './same-origin'
 
 /**
  * The security headers of every web response: the document's Content-Security-Policy (scripts only from this origin
@@ -54,11 +55,7 @@ export function isHttpsRequest(request: Request): boolean {
 
 /** `http` or `https` as the browser used it: the proxy's X-Forwarded-Proto or Forwarded proto=, else the URL's. */
 export function requestProtocol(request: Request): 'http' | 'https' {
-  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
-  if (forwarded === 'https' || forwarded === 'http') return forwarded
-  const standard = /(?:^|[;,\s])proto=("?)(https?)\1/i.exec(request.headers.get('forwarded') ?? '')?.[2]?.toLowerCase()
-  if (standard === 'https' || standard === 'http') return standard
-  return new URL(request.url).protocol === 'https:' ? 'https' : 'http'
+  return protocolOf((name) => request.headers.get(name), new URL(request.url).protocol === 'https:' ? 'https' : 'http')
 }
 
 /** Sets each header the response does not have yet (a route's own choice wins). */

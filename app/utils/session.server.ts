@@ -1,5 +1,6 @@
-import { createCookieSessionStorage, redirect } from '@remix-run/node'
+import { createCookie, createCookieSessionStorage, redirect, type SessionStorage } from '@remix-run/node'
 import { getEnv, isCookieSecure } from './env.server'
+import { latestOf } from './sign-in-renewals.server'
 
 export interface Toast {
   summary: string
@@ -37,13 +38,28 @@ interface FlashData {
   toast: Toast
 }
 
-let storage: ReturnType<typeof createCookieSessionStorage<SessionData, FlashData>> | undefined
+/** How long the session cookie lives when it carries no sign-in (flash toasts, remembered choices, demo mode). */
+const SESSION_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 30
 
-/** The signed, httpOnly, SameSite=Lax cookie that carries flash toasts and remembered choices. */
-export function sessionStorage() {
+/**
+ * Seconds the session cookie may live: while it carries a sign-in, no longer than the token in it (renewing the
+ * token writes the cookie again, with the new token's lifetime); otherwise 30 days.
+ */
+export function sessionCookieMaxAge(auth: Pick<AuthSession, 'expiresAt'> | undefined, now = Date.now()): number {
+  if (!auth) return SESSION_COOKIE_MAX_AGE_SECONDS
+  return Math.min(SESSION_COOKIE_MAX_AGE_SECONDS, Math.max(0, Math.floor((auth.expiresAt - now) / 1000)))
+}
+
+let storage: SessionStorage<SessionData, FlashData> | undefined
+
+/**
+ * The signed, httpOnly, SameSite=Lax cookie that carries the sign-in (see auth.server.ts), flash toasts and remembered
+ * choices. Every commit sets its lifetime from what it carries (sessionCookieMaxAge): a cookie never outlives its token.
+ */
+export function sessionStorage(): SessionStorage<SessionData, FlashData> {
   if (!storage) {
     const env = getEnv()
-    storage = createCookieSessionStorage<SessionData, FlashData>({
+    const cookieStorage = createCookieSessionStorage<SessionData, FlashData>({
       cookie: {
         name: '__session',
         httpOnly: true,
@@ -51,11 +67,53 @@ export function sessionStorage() {
         path: '/',
         secure: isCookieSecure(env),
         secrets: [env.SESSION_SECRET],
-        maxAge: 60 * 60 * 24 * 30,
+        maxAge: SESSION_COOKIE_MAX_AGE_SECONDS,
       },
     })
+    storage = {
+      ...cookieStorage,
+      async commitSession(session, options) {
+        // A response that raced a renewal (loaders run in parallel) writes the renewed token, not the one it replaced:
+        // with the cookie as short-lived as its token, the replaced one would end the session a minute later.
+        const stored = session.get('auth')
+        const latest = stored ? await latestOf(stored) : undefined
+        if (latest && latest !== stored) session.set('auth', latest)
+        return cookieStorage.commitSession(session, { ...options, maxAge: sessionCookieMaxAge(latest) })
+      },
+    }
   }
   return storage
+}
+
+/** The name of the cookie that says this browser signed in (signedInCookie). */
+export const SIGNED_IN_COOKIE = 'kb_signed_in'
+
+let signedIn: ReturnType<typeof createCookie> | undefined
+
+/**
+ * Set at sign-in beside the session and outliving it (30 days), cleared at sign-out: a request that comes without a
+ * sign-in but with this one had a session that expired with its token, and is told so on the sign-in page. It holds
+ * nothing but `true`: forging it only brings that message.
+ */
+export function signedInCookie() {
+  signedIn ??= createCookie(SIGNED_IN_COOKIE, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: isCookieSecure(getEnv()),
+    maxAge: SESSION_COOKIE_MAX_AGE_SECONDS,
+  })
+  return signedIn
+}
+
+/** Whether this browser signed in here and has not signed out since (signedInCookie). */
+export async function hasSignedInBefore(request: Request): Promise<boolean> {
+  return (await signedInCookie().parse(request.headers.get('Cookie'))) === true
+}
+
+/** The Set-Cookie that forgets signedInCookie. */
+export function forgetSignedIn(): Promise<string> {
+  return signedInCookie().serialize('', { maxAge: 0 })
 }
 
 export async function getSession(request: Request) {

@@ -131,7 +131,8 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     registerErrorHandling(app)
     registerApiKey(app, config.API_KEY, apiKeys)
     registerAccess(app, identity, { apiKey: config.API_KEY })
-    // Per-route limits only (sign-in, registration); counted per client address in this process's memory.
+    // Per-route limits only, counted in this process's memory: sign-in and registration per client address, asking
+    // per account.
     await app.register(rateLimit, { global: false })
     const routes: Backend['routes'] = []
     app.addHook('onRoute', (route) => {
@@ -143,7 +144,7 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     await app.register(healthRoutes({ db, knowledge, jobs }))
     await app.register(identityRoutes(identity, { signInsPerMinute: config.LOGIN_RATE_LIMIT }))
     await app.register(articlesRoutes(articles, { embeddings: () => embeddingsProgress(vectors) }))
-    await app.register(askRoutes(ask))
+    await app.register(askRoutes(ask, { questionsPerMinute: config.ASK_RATE_LIMIT }))
     await app.register(agentsRoutes(agents))
     await app.register(queryLogsRoutes(logs))
     await app.register(settingsRoutes(settings))

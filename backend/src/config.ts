@@ -43,6 +43,8 @@ const ConfigSchema = z.object({
   SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   REGISTRATION_RATE_LIMIT: z.coerce.number().int().min(1).default(200),
+  // Questions and agent runs a minute per account (each may cost a model call), whatever the address; 0: no limit.
+  ASK_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
   // Registration: off, open (into one organisation) or by invitation; off by default with single sign-on.
   REGISTRATION_POLICY: z.enum(['off', 'open', 'invite']).optional(),
   REGISTRATION_ORGANIZATION: z.string().min(1).optional(),

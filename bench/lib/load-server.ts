@@ -39,6 +39,8 @@ const config = loadConfig({
   LOAD_DEMO_CONTENT: 'false',
   ADMIN_PASSWORD: LOAD_ADMIN_PASSWORD,
   TOKEN_SECRET: 'bench-token-secret-bench-token-secret-0123',
+  // autocannon asks as one account, far past the per-account limit on asking.
+  ASK_RATE_LIMIT: '0',
 })
 const backend = await buildBackend(config)
 const url = await backend.app.listen({ host: '127.0.0.1', port: 0 })

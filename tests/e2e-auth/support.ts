@@ -12,6 +12,8 @@ export const E2E = {
   apiKey: process.env.E2E_AUTH_API_KEY ?? '',
   adminPassword: process.env.E2E_AUTH_ADMIN_PASSWORD ?? '',
   tokenTtlSeconds: Number(process.env.E2E_AUTH_TOKEN_TTL_SECONDS ?? 70),
+  /** Questions a minute each account may ask on the second product (ASK_RATE_LIMIT there). */
+  inviteAskLimit: Number(process.env.E2E_AUTH_INVITE_ASK_RATE_LIMIT ?? 2),
 }
 
 /** Pages may reach 127.0.0.1 only (the provider's development pages import a web font from the Internet). */

@@ -54,6 +54,19 @@ test.describe('Security headers', () => {
     expectSecurityHeaders(refused, 'a refusal')
   })
 
+  test("a post from this host's page over another scheme is another site's, refused before it reaches the app", async ({ request, baseURL }) => {
+    const host = new URL(baseURL!).host
+    const post = (headers: Record<string, string>) => request.post('/ask', { form: { intent: 'toggleBotInfo' }, headers, maxRedirects: 0 })
+    // Behind a proxy that serves the site over HTTPS (and says so), a page at http://<host> is another origin.
+    const fromPlainHttp = await post({ origin: `http://${host}`, 'x-forwarded-proto': 'https' })
+    expect(fromPlainHttp.status()).toBe(403)
+    expect(await fromPlainHttp.text()).toContain('This form was sent from another site and was refused.')
+    expectSecurityHeaders(fromPlainHttp, 'a refusal of another scheme')
+    // The site's own page, over HTTPS as the proxy says, and here over plain HTTP on 127.0.0.1.
+    expect((await post({ origin: `https://${host}`, 'x-forwarded-proto': 'https' })).status()).toBe(302)
+    expect((await post({ origin: `http://${host}` })).status()).toBe(302)
+  })
+
   test('HSTS is sent when the browser came over HTTPS (as the proxy in front says), not over plain HTTP', async ({ request }) => {
     const overHttps = await request.get('/ask', { headers: { 'x-forwarded-proto': 'https' } })
     expect(overHttps.headers()['strict-transport-security']).toMatch(/max-age=\d{7,}/)

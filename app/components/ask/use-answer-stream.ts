@@ -43,7 +43,9 @@ export function useAnswerStream(onEnd: (stream: AnswerStream) => void) {
     for (const [name, value] of form) if (typeof value === 'string') body.append(name, value)
     let response: Response
     try {
-      response = await fetch(ASK_STREAM_PATH, { method: 'POST', body, headers: { accept: 'text/event-stream' }, signal: current.signal })
+      // A redirect (to sign-in, the session having ended) is not followed here: the page it leads to would take the
+      // message left for it out of sight. The question goes the plain way instead, and its page shows it.
+      response = await fetch(ASK_STREAM_PATH, { method: 'POST', body, headers: { accept: 'text/event-stream' }, redirect: 'manual', signal: current.signal })
     } catch {
       return { isStreaming: current.signal.aborted }
     }

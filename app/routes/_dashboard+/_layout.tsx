@@ -32,7 +32,7 @@ export const DASHBOARD_LINKS = [
 export async function loader({ request }: LoaderFunctionArgs) {
   // Renews the sign-in ahead of expiry (SEED.md: 60 s) and commits the renewed session.
   const { user, setCookie } = await refreshSessionIfNeeded(request)
-  if (!user) throw redirectToSignIn(request, setCookie)
+  if (!user) throw await redirectToSignIn(request, setCookie)
   // An address typed or bookmarked past what the role offers gets a plain refusal. The screen's own loader refuses
   // too (requireApiSession), before it asks the backend: Remix runs it beside this one.
   const canSignOut = getEnv().AUTH_ENABLED

@@ -40,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!getEnv().AUTH_ENABLED) return json({ account: null })
   const session = await requireApiSession(request)
   const signIn = await getSignIn(request)
-  if (!signIn) throw redirectToSignIn(request)
+  if (!signIn) throw await redirectToSignIn(request)
   // The backend's view is the current one (a role changed since sign-in); the session's is the fallback.
   const [current, organizations] = await Promise.all([getOwnAccount(session).catch(unknownOnFailure), listOrganizations().catch(unknownOnFailure)])
   const organisation = current && organizations ? (organizations.find((organization) => organization.id === current.organization_id)?.name ?? null) : null

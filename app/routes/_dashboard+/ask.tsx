@@ -275,6 +275,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (error instanceof ApiError && error.status === 404 && thread) {
       return json({ result: submission.reply({ fieldErrors: { question: ['This conversation is no longer available. Start a new thread to ask.'] } }) }, { status: 400 })
     }
+    // Too many questions from this account for now (ASK_RATE_LIMIT): said above the form, the question kept to ask again.
+    if (error instanceof ApiError && error.status === 429) {
+      return json({ result: submission.reply({ formErrors: [error.message] }) }, { status: 429, headers: error.retryAfter ? { 'Retry-After': error.retryAfter } : undefined })
+    }
     if (error instanceof ApiError && error.status === 400) {
       const fieldErrors = error.fieldErrors()
       const errors: Record<string, string[]> = fieldErrors.model ? { model: fieldErrors.model } : { question: fieldErrors.command ?? [error.message] }
@@ -309,6 +313,10 @@ export default function AskRoute() {
   // answer gets its address: the form keeps the key of its stream until another answer is shown.
   const streamCount = useRef(0)
   const [streamForm, setStreamForm] = useState<{ key: string; logId: number | null } | null>(null)
+  // A question the stream refused (too many questions, a model gone) goes the plain way: its field, emptied as it was
+  // sent, gets it back at once, and keeps it if the post is refused too.
+  const [refusedDraft, setRefusedDraft] = useState<{ key: string; question: string } | null>(null)
+  useEffect(() => setRefusedDraft(null), [location.key])
   const { stream, start } = useAnswerStream((finished) => {
     // The answer is logged once its stream closes: give it its address (in its thread), so a reload shows it and its forms come back.
     const done = finished.answer
@@ -342,7 +350,9 @@ export default function AskRoute() {
   const address: AnswerAddress | null = taskId && isTaskId(taskId) ? { task: taskId, thread: threadId } : logId ? { log: logId, thread: threadId } : null
   const isFollowUp = threadId !== null && !isUnknownThread
   const expertFormKey =
-    streamForm && (streamLocation === location.key || (logId !== null && logId === streamForm.logId)) ? streamForm.key : `expert:${taskId ?? logId ?? ''}`
+    streamForm && (streamLocation === location.key || (logId !== null && logId === streamForm.logId))
+      ? streamForm.key
+      : (refusedDraft?.key ?? `expert:${taskId ?? logId ?? ''}`)
 
   /** With a language model, the question streams; anything the stream refuses goes the plain way (form post). */
   function askByStream(event: FormEvent<HTMLFormElement>) {
@@ -367,6 +377,7 @@ export default function AskRoute() {
       if (isStreaming) return
       setStreamLocation(null)
       setStreamForm(null)
+      setRefusedDraft({ key: `refused:${streamCount.current}`, question: String(data.get('question') ?? '') })
       submit(data, { method: 'post', action: '/ask' })
     })
   }
@@ -495,11 +506,17 @@ export default function AskRoute() {
           <Form key={expertFormKey} method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
             <input type="hidden" name="timezone" value={timezone} />
             {isFollowUp ? <input type="hidden" name="thread" value={threadId} /> : null}
+            {/* A refusal of the whole question (too many questions for now): the question stays below, to ask again. */}
+            {form.errors?.length ? (
+              <p id={form.errorId} className={layout.notice} data-severity="warn" role="alert">
+                {form.errors.join(' ')}
+              </p>
+            ) : null}
             <TextField
               label={isFollowUp ? 'Follow-up question' : 'Question'}
               name={fields.question.name}
               id={fields.question.id}
-              defaultValue={switched?.draft ?? (typeof fields.question.initialValue === 'string' ? fields.question.initialValue : undefined)}
+              defaultValue={switched?.draft ?? refusedDraft?.question ?? (typeof fields.question.initialValue === 'string' ? fields.question.initialValue : undefined)}
               errors={fields.question.errors}
               description={isHydrated ? 'Enter sends the question; Shift+Enter adds a line.' : undefined}
               isRequired

@@ -126,6 +126,8 @@ export async function startTestBackend(
     // Tests sign in and register far more often from 127.0.0.1 than people do; the limits' own tests set them low.
     LOGIN_RATE_LIMIT: '100000',
     REGISTRATION_RATE_LIMIT: '100000',
+    // Suites ask many questions as one account; the limit's own tests set it low.
+    ASK_RATE_LIMIT: '100000',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...overrides,
   }

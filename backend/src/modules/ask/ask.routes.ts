@@ -2,15 +2,27 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AskAnswer, AskAnswerBody, AskBody, AskModels, AskThread, AskThreadQuery, AskThreads, AskThreadsQuery } from '../../../../contracts/ask'
 import { LogIdQuery } from '../../../../contracts/query-logs'
 import { currentUser } from '../../plugins/access'
+import { perAccountAskLimit } from './ask-limit'
 import type { AskService } from './ask.service'
 import { ANSWER_LOG_HEADER, ANSWER_THREAD_HEADER, EVENT_STREAM_HEADERS, EventStream, HEARTBEAT_MS } from './event-stream'
 
+export interface AskRouteOptions {
+  heartbeatMs?: number
+  /** Questions and agent runs a minute per account (ASK_RATE_LIMIT); 0 or unset: no limit. */
+  questionsPerMinute?: number
+}
+
 export const askRoutes =
-  (ask: AskService, options: { heartbeatMs?: number } = {}): FastifyPluginAsyncZod =>
+  (ask: AskService, options: AskRouteOptions = {}): FastifyPluginAsyncZod =>
   async (app) => {
+    // Asking may cost a model call: both ways to ask (and agent runs, which start here too) share one count per
+    // account. One limiter for both routes (a route's own rateLimit setting would count each route apart). It runs once
+    // the question is read and valid, so a refused form (400) costs nothing of the allowance.
+    const askLimit = perAccountAskLimit(options.questionsPerMinute ?? 0)
+    const limitAsking = askLimit ? { preHandler: app.rateLimit(askLimit) } : {}
     // The same question as /ask_qa, answered as server-sent events (delta, sources, reset, done, error): the words
-    // as the model writes them. Refusals (400, 401, 403) come as JSON before the stream starts.
-    app.post('/ask_qa_stream', { config: { access: 'user' }, schema: { tags: ['ask'], body: AskBody } }, async (request, reply) => {
+    // as the model writes them. Refusals (400, 401, 403, 429) come as JSON before the stream starts.
+    app.post('/ask_qa_stream', { config: { access: 'user' }, ...limitAsking, schema: { tags: ['ask'], body: AskBody } }, async (request, reply) => {
       const question = await ask.openStream(currentUser(request), request.body)
       const stream = new EventStream(options.heartbeatMs ?? HEARTBEAT_MS)
       // The asker leaving (another page, a reload) does not stop the answer: it is written and logged, and the asker
@@ -30,7 +42,7 @@ export const askRoutes =
       return reply.headers({ ...EVENT_STREAM_HEADERS, [ANSWER_LOG_HEADER]: String(question.logId), [ANSWER_THREAD_HEADER]: String(question.threadId) }).send(stream.body)
     })
     app.get('/ask_models', { config: { access: 'user' }, schema: { tags: ['ask'], response: { 200: AskModels } } }, () => ask.models())
-    app.post('/ask_qa', { config: { access: 'user' }, schema: { tags: ['ask'], body: AskBody, response: { 200: AskAnswer } } }, (request) =>
+    app.post('/ask_qa', { config: { access: 'user' }, ...limitAsking, schema: { tags: ['ask'], body: AskBody, response: { 200: AskAnswer } } }, (request) =>
       ask.ask(currentUser(request), request.body),
     )
     app.post('/ask_qa_answer', { config: { access: 'user' }, schema: { tags: ['ask'], body: AskAnswerBody, response: { 200: AskAnswer } } }, (request) =>
