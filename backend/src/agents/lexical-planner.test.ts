@@ -81,7 +81,7 @@ describe('subjectOf', () => {
 
 describe('namedSubjectOf', () => {
   it('finds no subject in a command that only asks for a text', () => {
-    for (const command of ['Write me a brief', 'Summarise please', 'Draft a report', 'Brief me.', 'Could you prepare a short note for us?', 'A summary, please'])
+    for (const command of ['Write me a brief', 'Summarise please', 'Draft a report', 'Brief me.', 'Could you prepare a short note for us?', 'A summary, please', 'Tell me more', 'Go on.', 'More details please', 'Explain', 'Can you tell me something?'])
       expect(namedSubjectOf(command), command).toBeNull()
   })
 
@@ -90,6 +90,9 @@ describe('namedSubjectOf', () => {
     expect(namedSubjectOf('Summarise the drafts')).toBe('the drafts')
     expect(namedSubjectOf('Make a summary of query logs')).toBe('Make a summary of query logs')
     expect(namedSubjectOf('The semantic firewall')).toBe('The semantic firewall')
+    expect(namedSubjectOf('Tell me more about drafts')).not.toBeNull()
+    expect(namedSubjectOf('Explain the semantic firewall')).not.toBeNull()
+    expect(namedSubjectOf('Tell me how to publish drafts')).not.toBeNull()
   })
 })
 

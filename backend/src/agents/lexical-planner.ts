@@ -42,15 +42,15 @@ const trimClause = (text: string) => text.replace(/^[\s,;:]+|[\s,;:]+$/g, '')
 /**
  * A command that only asks for a text and names nothing for it to be about, in its words joined by single spaces and
  * ended with one: politeness, a verb that asks for a text, to whom, a document and how it should be ("write me a brief",
- * "summarise please", "draft a report", "could you prepare a short note for us"). "Summarise the drafts" names the
+ * "summarise please", "draft a report", "could you prepare a short note for us", "tell me more", "go on"). "Summarise the drafts" names the
  * drafts; "Write a report on parking permits" names the permits.
  */
 const ONLY_A_REQUEST = new RegExp(
   [
     '^(?:(?:please|kindly) )?(?:(?:can|could|would|will) you (?:please )?)?',
-    '(?:(?:write(?: up)?|draft|prepare|create|produce|compose|generate|make|give|provide|put together|do|send|summari[sz]e|sum up|brief) )?',
+    '(?:(?:write(?: up)?|draft|prepare|create|produce|compose|generate|make|give|provide|put together|do|send|summari[sz]e|sum up|brief|tell|explain|elaborate|expand|continue|go on|keep going) )?',
     '(?:(?:me|us) )?(?:(?:a|an|the|my|our|some|one|that|this) )?(?:(?:short|brief|quick|new|full|simple|detailed|one-page) )*',
-    '(?:(?:brief|briefing|report|summary|note|memo|document|overview|outline|write-up|paper|text|one|it) )?',
+    '(?:(?:brief|briefing|report|summary|note|memo|document|overview|outline|write-up|paper|text|one|it|more|details|more details|information|more information|something|anything) )?',
     '(?:(?:for (?:me|us)|please|now|then|thanks|thank you) )*$',
   ].join(''),
 )
