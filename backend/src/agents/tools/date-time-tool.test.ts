@@ -61,3 +61,31 @@ describe('the date tool', () => {
     expect(offersDate('Date and time\n')).toBe(true)
   })
 })
+
+describe('counting the days to a day of the calendar', () => {
+  // Monday 30 November 2026, 20:00 in Paris (19:00 UTC).
+  const context = { signal: new AbortController().signal, timezone: 'Europe/Paris', limit: 4, scoreThreshold: 0, now: () => new Date('2026-11-30T19:00:00Z') }
+  const answer = async (question: string) => (await tool.run(tool.inputFor(question) as string, context)).statement
+
+  it('says how many days away a fixed day, a date or a weekday is, besides the date today', async () => {
+    expect(await answer('How many days until Christmas?')).toBe(
+      'The current date and time in Europe/Paris: Monday, 30 November 2026 at 20:00. Christmas (Friday, 25 December 2026) is 25 days away.',
+    )
+    expect(await answer('How long until New Year?')).toContain("New Year's Day (Friday, 1 January 2027) is 32 days away.")
+    expect(await answer('How many weeks are left until the end of the year?')).toContain('The end of the year (Thursday, 31 December 2026) is 31 days (4 weeks and 3 days) away.')
+    // A date already past this year is next year's.
+    expect(await answer('How many days until 14 March?')).toContain('Sunday, 14 March 2027 is 104 days away.')
+    expect(await answer('How many days until March 14th, 2027?')).toContain('Sunday, 14 March 2027 is 104 days away.')
+    expect(await answer('How many days till Friday?')).toContain('Friday, 4 December 2026 is 4 days away.')
+    // "Until Monday" on a Monday: the next one.
+    expect(await answer('How many days until Monday?')).toContain('Monday, 7 December 2026 is 7 days away.')
+    expect(await answer('How many days until 30 November?')).toContain('That is today.')
+  })
+
+  it('tells only the date where the calendar does not fix the day', async () => {
+    const dateOnly = 'The current date and time in Europe/Paris: Monday, 30 November 2026 at 20:00.'
+    expect(await answer('How many days until Easter?')).toBe(dateOnly)
+    expect(await answer('How many days until 31 February?')).toBe(dateOnly)
+    expect(await answer('What day is it today?')).toBe(dateOnly)
+  })
+})

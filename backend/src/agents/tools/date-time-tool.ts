@@ -59,14 +59,102 @@ export function describeNow(now: Date, timezone: string): string {
   return `The current date and time in ${timezone}: ${format.format(now)}.`
 }
 
-/** date_time: tells the current date and time in the asker's time zone. */
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+/** Days of the calendar that fall on the same date every year, by how a question names them. */
+const FIXED_DAYS: readonly [RegExp, number, number, string][] = [
+  [/^(?:christmas|xmas)(?:\s+day)?$/, 12, 25, 'Christmas'],
+  [/^christmas\s+eve$/, 12, 24, 'Christmas Eve'],
+  [/^new\s+year'?s?\s+eve$/, 12, 31, "New Year's Eve"],
+  [/^new\s+year'?s?(?:\s+day)?$/, 1, 1, "New Year's Day"],
+  [/^halloween$/, 10, 31, 'Halloween'],
+  [/^valentine'?s(?:\s+day)?$/, 2, 14, "Valentine's Day"],
+  [/^(?:the\s+)?end\s+of\s+(?:the|this)\s+year$/, 12, 31, 'the end of the year'],
+]
+/** "How many days until Christmas?": the count asked for and what it runs to. */
+const DAYS_UNTIL = /\bhow\s+(?:many\s+(?:more\s+)?(days|weeks|sleeps|nights)|long)\b[^.?!]*?\b(?:until|till|til|to|before)\s+([^.?!,;]+)/i
+
+/** A day as year, month (1–12) and day of the month. */
+type CalendarDay = { year: number; month: number; day: number }
+const dayNumber = (day: CalendarDay) => Date.UTC(day.year, day.month - 1, day.day) / 86_400_000
+
+/** Today in a time zone; throws for an unknown zone. */
+function todayIn(now: Date, timezone: string): CalendarDay {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now)
+  const part = (type: string) => Number(parts.find((piece) => piece.type === type)?.value)
+  return { year: part('year'), month: part('month'), day: part('day') }
+}
+
+/** The next day on or after `today` that has this month and day of the month (this year's, else next year's). */
+function nextDate(today: CalendarDay, month: number, day: number, year?: number): CalendarDay | undefined {
+  const candidate = { year: year ?? today.year, month, day }
+  const date = new Date(Date.UTC(candidate.year, month - 1, day))
+  if (date.getUTCMonth() !== month - 1) return undefined
+  if (year === undefined && dayNumber(candidate) < dayNumber(today)) return nextDate(today, month, day, today.year + 1)
+  return dayNumber(candidate) < dayNumber(today) ? undefined : candidate
+}
+
+/**
+ * What a "how many days until …" question counts to, when the calendar fixes it: a day with a fixed date (Christmas,
+ * New Year's Day, the end of the year), a date ("14 March", "March 14th, 2027") or a weekday (the next one: "until
+ * Monday" asked on a Monday is a week away). Days that move from year to year (Easter) and other spans are left to the date alone.
+ */
+export function daysUntil(question: string, now: Date, timezone: string): { days: number; unit: string; label: string; date: CalendarDay } | undefined {
+  const match = DAYS_UNTIL.exec(question.replace(/[’‘`´]/g, "'").replace(/\s+/g, ' '))
+  if (!match) return undefined
+  const unit = (match[1] ?? 'days').toLowerCase()
+  const target = (match[2] as string).trim().toLowerCase().replace(/^(?:the\s+)?(?:next\s+)?/, '').replace(/\s+(?:is|comes|arrives|starts)$/, '')
+  const today = todayIn(now, timezone)
+  let date: CalendarDay | undefined
+  let label = ''
+  const fixed = FIXED_DAYS.find(([pattern]) => pattern.test(target))
+  if (fixed) {
+    date = nextDate(today, fixed[1], fixed[2])
+    label = fixed[3]
+  } else if (WEEKDAYS.includes(target)) {
+    const todayWeekday = new Date(Date.UTC(today.year, today.month - 1, today.day)).getUTCDay()
+    // "Until Monday" asked on a Monday means the next one.
+    const ahead = (WEEKDAYS.indexOf(target) - todayWeekday + 7) % 7 || 7
+    const next = new Date(Date.UTC(today.year, today.month - 1, today.day + ahead))
+    date = { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }
+  } else {
+    const dayFirst = /^(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+)(?:,?\s+(\d{4}))?$/.exec(target)
+    const monthFirst = /^([a-z]+)\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$/.exec(target)
+    const [day, month, year] = dayFirst ? [dayFirst[1], dayFirst[2], dayFirst[3]] : monthFirst ? [monthFirst[2], monthFirst[1], monthFirst[3]] : []
+    const monthNumber = MONTHS.indexOf(month ?? '') + 1
+    if (monthNumber > 0) {
+      date = nextDate(today, monthNumber, Number(day), year === undefined ? undefined : Number(year))
+      label = ''
+    }
+  }
+  if (!date) return undefined
+  return { days: dayNumber(date) - dayNumber(today), unit, label, date }
+}
+
+/** The date and time now, and, for a question that counts the days to a fixed day, how many there are. */
+export function describeNowFor(question: string, now: Date, timezone: string): string {
+  const current = describeNow(now, timezone)
+  const until = daysUntil(question, now, timezone)
+  if (!until) return current
+  const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(Date.UTC(until.date.year, until.date.month - 1, until.date.day)))
+  const what = until.label ? `${until.label} (${when})` : when
+  if (until.days === 0) return `${current} ${until.label ? `${until.label} is today.` : 'That is today.'}`
+  const days = `${until.days} ${until.days === 1 ? 'day' : 'days'}`
+  const weeks = Math.floor(until.days / 7)
+  const inWeeks =
+    until.unit === 'weeks' && weeks > 0 ? ` (${weeks} ${weeks === 1 ? 'week' : 'weeks'}${until.days % 7 ? ` and ${until.days % 7} ${until.days % 7 === 1 ? 'day' : 'days'}` : ''})` : ''
+  return `${current} ${what.charAt(0).toUpperCase()}${what.slice(1)} is ${days}${inWeeks} away.`
+}
+
+/** date_time: tells the current date and time in the asker's time zone, and how many days to a day a question counts to. */
 export function createDateTimeTool(): AgentTool {
   return {
     name: 'date_time',
     kind: 'fact',
-    inputFor: (question) => (asksForNow(question) ? 'now' : undefined),
-    async run(_input, context) {
-      const statement = describeNow(context.now(), context.timezone)
+    // The question itself when it counts the days to a day of the calendar, so the tool can count them too.
+    inputFor: (question) => (asksForNow(question) ? (DAYS_UNTIL.test(question) ? question.trim() : 'now') : undefined),
+    async run(input, context) {
+      const statement = describeNowFor(input, context.now(), context.timezone)
       return { chunks: [], statement, summary: statement }
     },
   }
