@@ -82,7 +82,7 @@ export const QueryLog = z.object({
   steps: z.array(AgentTraceEntry),
   /** The language model that wrote the answer (or was asked and failed); null for quoted answers. */
   llm_model: z.string().nullable(),
-  /** Why the model's answer was replaced by a quoted one (timeout, rate_limited, server, connection, interrupted, bad_response, refused, error); null when it was not. */
+  /** Why the model's answer was replaced by a quoted one (timeout, rate_limited, server, connection, interrupted, bad_response, refused, model_not_found, error); null when it was not. */
   llm_fallback: z.string().nullable(),
   llm_tokens_in: z.number().int().nullable(),
   llm_tokens_out: z.number().int().nullable(),

@@ -159,6 +159,17 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     // Replays index changes as soon as any process commits them, not only before this process's next search.
     await knowledge.follow(config.INDEX_SYNC_MS)
     vectorLog = (level, message) => app.log[level](message)
+    // LLM_MODELS is compared with the endpoint's list once, without holding up the start: a model it lacks would
+    // make every answer quote the sources, so the administrator is told which, and what the endpoint offers.
+    void llm
+      ?.unavailableModels?.()
+      .then((found) => {
+        if (!found || found.missing.length === 0) return
+        const names = found.missing.map((model) => `"${model}"`).join(', ')
+        const offered = found.offered.length > 0 ? found.offered.join(', ') : 'none'
+        app.log.warn(`LLM_MODELS names ${names}, which the model endpoint does not offer (it offers: ${offered}); answers with ${found.missing.length === 1 ? 'it' : 'them'} will quote the sources instead`)
+      })
+      .catch((error: unknown) => app.log.warn(`could not compare LLM_MODELS with the model endpoint's list: ${error instanceof Error ? error.message : String(error)}`))
     app.log.info(vectors ? vectors.store.description : 'vectors: no EMBEDDINGS_MODEL, so search is by keyword only')
     // Queues a pass for chunks without a vector (all of them after a change of model), then follows the index.
     await vectors?.start()

@@ -65,6 +65,18 @@ describe('the model planner', () => {
     expect(widened).toMatchObject({ toolCalls: [{ tool: 'knowledge_search', id: expect.any(String) }], isSettled: false })
   })
 
+  it('names a model the endpoint does not offer in the trace, and asks it once', async () => {
+    const session = new ModelSession(provider, 'fixture-model')
+    const composer = new SessionComposer({ session, settings: defaultBotSettings, termWeight: () => 1, fallback: new ExtractiveComposer(() => 1), isFailureForTheRun: true })
+    const quoted = await composer.composePart({ question: 'tomato plants', focus: 'Watering', chunks: [PASSAGE], citations: new CitationList() })
+    expect(quoted?.text).toMatch(/^Tomato plants need deep watering twice a week\b/)
+    expect(fixture.log.map((entry) => entry.status)).toEqual([404])
+    expect(session.failure).toMatchObject({ reason: 'model_not_found' })
+    expect(session.takeNotes()).toEqual([
+      { status: 'failed', detail: 'The model did not answer (the model fixture-model is not available at the endpoint); the answer quotes the passages instead.', error: expect.stringContaining('fixture-model') },
+    ])
+  })
+
   it('does not take a cancelled run for a model failure', async () => {
     const controller = new AbortController()
     const session = new ModelSession(provider, 'fixture-chat', controller.signal)

@@ -3,7 +3,7 @@ import type { ComposedPart, Composer, ComposeRequest } from '../answering/compos
 import { fallbackReasonOf, type FallbackReason } from '../answering/fallback'
 import { ModelComposer, type PassageScreen } from '../answering/model-composer'
 import type { PromptSettings } from '../answering/prompt'
-import type { LlmProvider } from '../llm/provider'
+import { LlmError, type LlmProvider } from '../llm/provider'
 
 /** A sentence for the run's trace, written by the planner or the composer as it goes. */
 export interface ReasoningNote {
@@ -20,6 +20,7 @@ const REASON_TEXT: Record<FallbackReason, string> = {
   bad_response: 'unusable response',
   refused: 'the request was refused',
   interrupted: 'its answer was cut off',
+  model_not_found: 'the model is not available at the endpoint',
   error: 'error',
 }
 
@@ -60,7 +61,9 @@ export class ModelSession {
   recordFailure(error: unknown, instead: string, forTheRun: boolean): void {
     const reason = fallbackReasonOf(error)
     if (forTheRun) this.failure ??= { reason, message: messageOf(error) }
-    this.notes.push({ status: 'failed', detail: `The model did not answer (${REASON_TEXT[reason]}); ${instead}.`, error: messageOf(error) })
+    const model = error instanceof LlmError ? error.model : undefined
+    const why = reason === 'model_not_found' && model ? `the model ${model} is not available at the endpoint` : REASON_TEXT[reason]
+    this.notes.push({ status: 'failed', detail: `The model did not answer (${why}); ${instead}.`, error: messageOf(error) })
   }
 
   /** The notes since the last call, oldest first. */

@@ -4,7 +4,7 @@ import { CitationList } from './citations'
 import type { ComposedPart } from './composer'
 import { ExtractiveComposer } from './extractive-composer'
 import { onlyPlacesItself, readConversation } from './follow-up'
-import { fallbackReasonOf, modelFailureNote, type FallbackReason } from './fallback'
+import { failureNoteOf, fallbackReasonOf, type FallbackReason } from './fallback'
 import { splitGenerator } from './generator-result'
 import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-composer'
 import { askAfterAnswer, NO_EARLIER_QUESTION_ANSWER, NOT_FOUND_ANSWER } from './not-found'
@@ -128,6 +128,7 @@ export class QuestionAnswerer {
 
     let report: ModelRunReport | null = null
     let fallback: FallbackReason | null = null
+    let note: string | null = null
     let model: string | undefined
     if (provider && request.chooseModel) {
       try {
@@ -135,6 +136,7 @@ export class QuestionAnswerer {
       } catch (error) {
         if (request.signal?.aborted) throw error
         fallback = fallbackReasonOf(error)
+        note = failureNoteOf(error)
       }
     }
     if (provider && model) {
@@ -162,13 +164,13 @@ export class QuestionAnswerer {
         // The asker left: nothing more to write.
         if (request.signal?.aborted) throw error
         fallback = fallbackReasonOf(error)
-        if (hasShown) yield { type: 'reset', note: modelFailureNote(fallback) }
+        note = failureNoteOf(error)
+        if (hasShown) yield { type: 'reset', note }
       }
     }
 
     const citations = new CitationList()
     const quoted = await new ExtractiveComposer(retriever.termWeight, retriever.correctTerm).composePart({ question, chunks, citations })
-    const note = fallback ? modelFailureNote(fallback) : null
     const text = quoted?.text ?? NOT_FOUND_ANSWER
     yield { type: 'delta', text }
     if (quoted && citations.size > 0) yield { type: 'sources', sources: [...citations.sources] }

@@ -11,11 +11,20 @@ const REASON_TEXT: Record<FallbackReason, string> = {
   bad_response: 'unusable response',
   refused: 'request refused',
   interrupted: 'the answer was cut off',
+  model_not_found: 'the model is not available at the endpoint',
   error: 'error',
 }
 
-/** The note shown with an answer quoted because the model failed. */
-export const modelFailureNote = (reason: FallbackReason) =>
-  `The language model did not answer (${REASON_TEXT[reason]}); this answer quotes the sources directly.`
+/** Why the model did not answer, in words: "timeout", "the model fixture-model is not available at the endpoint"… */
+export const reasonText = (reason: FallbackReason, model?: string): string =>
+  reason === 'model_not_found' && model ? `the model ${model} is not available at the endpoint` : REASON_TEXT[reason]
+
+/** The note shown with an answer quoted because the model failed (`model`: the one asked for, when it is unknown). */
+export const modelFailureNote = (reason: FallbackReason, model?: string) =>
+  `The language model did not answer (${reasonText(reason, model)}); this answer quotes the sources directly.`
 
 export const fallbackReasonOf = (error: unknown): FallbackReason => (error instanceof LlmError ? error.kind : 'error')
+
+/** The note for an answer quoted because of `error`. */
+export const failureNoteOf = (error: unknown): string =>
+  modelFailureNote(fallbackReasonOf(error), error instanceof LlmError ? error.model : undefined)

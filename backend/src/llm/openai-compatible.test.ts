@@ -1,8 +1,9 @@
+import { APIError } from 'openai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startOpenAiFixture, type OpenAiFixture } from '../../../tests/fixtures/openai-fixture'
 import { loadConfig } from '../config'
 import { createEmbeddingsProvider, createLlmProvider } from './index'
-import { OpenAiCompatibleEmbeddings, OpenAiCompatibleProvider, type OpenAiCompatibleOptions } from './openai-compatible'
+import { OpenAiCompatibleEmbeddings, OpenAiCompatibleProvider, toLlmError, type OpenAiCompatibleOptions } from './openai-compatible'
 import { LlmError, type ChatChunk, type ChatMessage, type ChatRequest, type ToolDefinition } from './provider'
 
 const SYSTEM = 'Answer only from the numbered sources and cite them as [n].'
@@ -92,6 +93,19 @@ describe('OpenAiCompatibleProvider against the OpenAI-compatible fixture', () =>
       expect(fixture.log.filter((entry) => entry.path === '/v1/models')).toHaveLength(1)
     })
 
+    it('names the LLM_MODELS entries the endpoint does not list, with those it does, asking once', async () => {
+      const llm = provider({ models: ['fixture-model', 'fixture-mini'] })
+      expect(await llm.unavailableModels()).toEqual({ missing: ['fixture-model'], offered: ['fixture-chat', 'fixture-mini'] })
+      expect(await llm.unavailableModels()).toEqual({ missing: ['fixture-model'], offered: ['fixture-chat', 'fixture-mini'] })
+      expect(fixture.log.filter((entry) => entry.path === '/v1/models')).toHaveLength(1)
+      // LLM_MODELS stays what was configured: the default is not silently another model.
+      expect(await llm.listModels()).toEqual(['fixture-model', 'fixture-mini'])
+      expect(await provider({ models: ['fixture-chat'] }).unavailableModels()).toEqual({ missing: [], offered: ['fixture-chat', 'fixture-mini'] })
+      // Nothing to compare without LLM_MODELS, nor for Azure deployments, which cannot be listed.
+      expect(await provider().unavailableModels()).toBeUndefined()
+      expect(await provider({ models: ['gpt'], apiKey: 'k', apiVersion: '2024-10-21', baseUrl: `${fixture.origin}/openai` }).unavailableModels()).toBeUndefined()
+    })
+
     it('retries a failed model list and does not keep a failure', async () => {
       fixture.script('server-error=503', { endpoint: 'models', times: 3 })
       const llm = provider()
@@ -140,10 +154,16 @@ describe('OpenAiCompatibleProvider against the OpenAI-compatible fixture', () =>
       expect(fixture.requests[0].stream_options).toBeUndefined()
     })
 
-    it('refuses a model the endpoint does not have, without retrying', async () => {
+    it('tells a model the endpoint does not have, naming it, without retrying', async () => {
       const error = await failure(provider().chat({ model: 'no-such-model', messages: ask('Anything?') }))
-      expect(error).toMatchObject({ kind: 'refused', status: 404, retryable: false })
+      expect(error).toMatchObject({ kind: 'model_not_found', model: 'no-such-model', status: 404, retryable: false })
+      expect(error.message).toContain('"no-such-model"')
       expect(chatLog()).toHaveLength(1)
+      // A misspelt LLM_MODELS entry, the default model, streamed as the Ask screen asks.
+      const { error: streamed, pieces } = await collect(provider({ models: ['fixture-model'] }).stream({ messages: ask('Anything?') }))
+      expect(pieces).toEqual([])
+      expect(streamed).toMatchObject({ kind: 'model_not_found', model: 'fixture-model', status: 404 })
+      expect(chatLog()).toHaveLength(2)
     })
   })
 
@@ -394,6 +414,26 @@ describe('OpenAiCompatibleEmbeddings against the fixture', () => {
     const unknown = new OpenAiCompatibleEmbeddings({ baseUrl: fixture.baseUrl, model: 'no-such-embedder', retry: { baseDelayMs: 1 } })
     expect(await failure(unknown.embed(['compost heap']))).toMatchObject({ kind: 'refused', status: 404 })
     expect(fixture.log).toHaveLength(3)
+  })
+})
+
+describe('toLlmError', () => {
+  const refusal = (status: number, body: object) => APIError.generate(status, body, undefined, new Headers())
+
+  it('tells an unknown model as OpenAI, Ollama, vLLM and llama.cpp report it, and nothing else', () => {
+    const cases: Array<[number, object, string]> = [
+      [404, { error: { code: 'model_not_found', message: 'The model `fixture-model` does not exist', type: 'invalid_request_error' } }, 'fixture-model'],
+      [404, { error: 'model "llama3" not found, try pulling it first' }, 'llama3'],
+      [404, { error: { message: 'The model `qwen2.5` does not exist.', type: 'NotFoundError', code: 404 } }, 'qwen2.5'],
+      [400, { error: { message: 'model not found: mistral-7b', type: 'invalid_request_error' } }, 'mistral-7b'],
+    ]
+    for (const [status, body, model] of cases) {
+      expect(toLlmError(refusal(status, body), undefined, undefined, model), JSON.stringify(body)).toMatchObject({ kind: 'model_not_found', model, status, retryable: false })
+    }
+    // Other refusals stay refusals: a wrong path, a bad parameter, or no model to compare with (embeddings).
+    expect(toLlmError(refusal(404, { error: { message: 'Resource not found' } }), undefined, undefined, 'fixture-chat').kind).toBe('refused')
+    expect(toLlmError(refusal(400, { error: { message: "Invalid 'temperature' for fixture-chat: expected a number between 0 and 2." } }), undefined, undefined, 'fixture-chat').kind).toBe('refused')
+    expect(toLlmError(refusal(404, { error: { code: 'model_not_found', message: 'The model `x` does not exist' } })).kind).toBe('refused')
   })
 })
 

@@ -128,8 +128,25 @@ function describe(error: APIError): string {
   return text || 'no details'
 }
 
-/** Any failure of a try, as an `LlmError` (the caller's own abort is rethrown as is by the callers). */
-export function toLlmError(error: unknown, deadline?: Deadline, timeoutMs = DEFAULT_TIMEOUT_MS): LlmError {
+/** Words with which endpoints say a model is unknown (vLLM, Ollama, llama.cpp's server, LM Studio…). */
+const UNKNOWN_MODEL_WORDS = /not found|does not exist|doesn't exist|not exist|unknown|not available|no such|not loaded|not served|invalid model/i
+
+/**
+ * Whether a 404 or 400 says the model asked for does not exist: OpenAI's `model_not_found` code, or (other
+ * OpenAI-compatible servers) a message naming the model as unknown.
+ */
+function isUnknownModel(error: APIError, model: string): boolean {
+  if (error.status !== 404 && error.status !== 400) return false
+  if (error.code === 'model_not_found') return true
+  const text = error.message
+  return text.includes(model) && UNKNOWN_MODEL_WORDS.test(text)
+}
+
+/**
+ * Any failure of a try, as an `LlmError` (the caller's own abort is rethrown as is by the callers). `model`, the
+ * model asked for, lets a refusal that names it as unknown be told apart (kind `model_not_found`).
+ */
+export function toLlmError(error: unknown, deadline?: Deadline, timeoutMs = DEFAULT_TIMEOUT_MS, model?: string): LlmError {
   if (error instanceof LlmError) return error
   if (deadline?.timedOut || error instanceof APIConnectionTimeoutError) {
     return new LlmError(`The model endpoint did not answer within ${timeoutMs} ms.`, 'timeout', true)
@@ -147,6 +164,9 @@ export function toLlmError(error: unknown, deadline?: Deadline, timeoutMs = DEFA
       const wait = retryAfterMs(error.headers)
       if (wait !== undefined) retryAfterOf.set(failure, wait)
       return failure
+    }
+    if (model !== undefined && isUnknownModel(error, model)) {
+      return new LlmError(`The model endpoint does not offer the model "${model}" (${status}): ${describe(error)}`, 'model_not_found', false, status, model)
     }
     if (status === 408) return new LlmError('The model endpoint timed out the request.', 'timeout', true, status)
     if (status === 409 || status >= 500) return new LlmError(`The model endpoint failed (${status}): ${describe(error)}`, 'server', true, status)
@@ -211,9 +231,11 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   private readonly streamUsage: boolean
   private modelsCache: { at: number; models: string[] } | undefined
   private modelsInFlight: Promise<string[]> | undefined
+  private readonly isAzure: boolean
 
   constructor(options: OpenAiCompatibleOptions) {
     this.client = createClient(options)
+    this.isAzure = options.apiVersion !== undefined
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
     this.configuredModels = [...new Set((options.models ?? []).map((model) => model.trim()).filter(Boolean))]
@@ -223,6 +245,18 @@ export class OpenAiCompatibleProvider implements LlmProvider {
 
   async listModels(): Promise<string[]> {
     if (this.configuredModels.length > 0) return [...this.configuredModels]
+    return this.endpointModels()
+  }
+
+  async unavailableModels(): Promise<{ missing: string[]; offered: string[] } | undefined> {
+    // Azure OpenAI's deployments cannot be listed through the endpoint.
+    if (this.configuredModels.length === 0 || this.isAzure) return undefined
+    const offered = await this.endpointModels()
+    return { missing: this.configuredModels.filter((model) => !offered.includes(model)), offered }
+  }
+
+  /** The endpoint's chat models (GET /models), kept for modelsCacheMs; concurrent callers share one request. */
+  private async endpointModels(): Promise<string[]> {
     if (this.modelsCache && Date.now() - this.modelsCache.at < this.modelsCacheMs) return [...this.modelsCache.models]
     this.modelsInFlight ??= this.fetchModels()
       .then((models) => {
@@ -252,7 +286,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
         return this.toResult(completion, model)
       } catch (error) {
         if (request.signal?.aborted) throw abortReason(request.signal)
-        throw toLlmError(error, deadline, this.timeoutMs)
+        throw toLlmError(error, deadline, this.timeoutMs, model)
       } finally {
         deadline.dispose()
       }
@@ -311,7 +345,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
         return
       } catch (error) {
         if (request.signal?.aborted) throw abortReason(request.signal)
-        const failure = toLlmError(error, deadline, this.timeoutMs)
+        const failure = toLlmError(error, deadline, this.timeoutMs, model)
         if (text !== '') {
           throw new LlmError(`The model stopped mid-answer: ${failure.message}`, 'interrupted', false, failure.status)
         }

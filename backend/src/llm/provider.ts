@@ -56,13 +56,18 @@ export interface ChatResult {
   usage?: Usage
 }
 
-/** Why a model call failed; `retryable` failures may be tried again before the first word. */
+/**
+ * Why a model call failed; `retryable` failures may be tried again before the first word. `model_not_found`: the
+ * endpoint does not offer the model asked for (named in `model`), such as a misspelt LLM_MODELS entry.
+ */
 export class LlmError extends Error {
   constructor(
     message: string,
-    readonly kind: 'timeout' | 'rate_limited' | 'server' | 'connection' | 'bad_response' | 'refused' | 'interrupted',
+    readonly kind: 'timeout' | 'rate_limited' | 'server' | 'connection' | 'bad_response' | 'refused' | 'interrupted' | 'model_not_found',
     readonly retryable: boolean,
     readonly status?: number,
+    /** The model asked for, when the failure is about it (`model_not_found`). */
+    readonly model?: string,
   ) {
     super(message)
     this.name = 'LlmError'
@@ -80,6 +85,12 @@ export interface LlmProvider {
    * before the first text chunk; a failure after partial output throws an `LlmError` of kind `interrupted`.
    */
   stream(request: ChatRequest): AsyncIterable<ChatChunk>
+  /**
+   * LLM_MODELS entries the endpoint's model list lacks, with the models it offers; undefined when there is nothing
+   * to compare (no LLM_MODELS, or an endpoint that cannot list its models, such as Azure OpenAI's). Throws when the
+   * endpoint cannot be asked.
+   */
+  unavailableModels?(): Promise<{ missing: string[]; offered: string[] } | undefined>
 }
 
 export interface EmbeddingsProvider {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startOpenAiFixture, type OpenAiFixture } from '../../../../tests/fixtures/openai-fixture'
+import type { BuildOptions } from '../../app'
 import { NOT_FOUND_ANSWER } from '../../answering/not-found'
 import { isPostgresAvailable, publishArticles, startTestBackend, TEST_API_KEY, type StorageKind, type TestBackend } from '../../testing/test-backend'
 
@@ -339,6 +340,67 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(chatRequests()).toHaveLength(0)
         expect((await logOf(done.log_id)).status).toBe('blocked')
       })
+    })
+  })
+
+  describe(`a model in LLM_MODELS that the endpoint does not offer, on ${kind}`, async () => {
+    const isAvailable = kind === 'pglite' || (await isPostgresAvailable())
+    const lines: string[] = []
+    const options: BuildOptions = { logStream: { write: (line) => void lines.push(line) } }
+    let fixture: OpenAiFixture
+    let server: TestBackend
+
+    beforeAll(async () => {
+      if (!isAvailable) return
+      fixture = await startOpenAiFixture()
+      // A typo: the endpoint offers fixture-chat and fixture-mini.
+      server = await startTestBackend(kind, { LLM_BASE_URL: fixture.baseUrl, LLM_MODELS: 'fixture-model,fixture-mini', ASK_WAIT_MS: '60000', LOG_LEVEL: 'warn' }, options)
+      await publishArticles(server, GUIDE)
+      await server.call('/admin/bot_setting', { method: 'PUT', body: { score_threshold: 0, semantic_firewall: false } })
+    })
+    afterAll(async () => {
+      await server?.stop()
+      await fixture?.close()
+    })
+
+    it.skipIf(!isAvailable)('warns the administrator once at start, naming the model and those the endpoint offers', async () => {
+      const warnings = async () => {
+        for (let waited = 0; waited < 5000; waited += 50) {
+          const found = lines.map((line) => JSON.parse(line)).filter((entry) => typeof entry.msg === 'string' && entry.msg.includes('LLM_MODELS'))
+          if (found.length > 0) return found
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        return []
+      }
+      const found = await warnings()
+      expect(found).toHaveLength(1)
+      expect(found[0].level).toBe(40)
+      expect(found[0].msg).toContain('"fixture-model"')
+      expect(found[0].msg).toContain('fixture-chat, fixture-mini')
+      expect(found[0].msg).not.toContain('"fixture-mini"')
+    })
+
+    it.skipIf(!isAvailable)('quotes the sources with a note naming the unavailable model, and logs why', async () => {
+      const response = await server.call('/ask_qa', { method: 'POST', body: { command: 'How often do tomato plants need watering?' } })
+      expect(response.body).toMatchObject({
+        found: true,
+        model: null,
+        note: 'The language model did not answer (the model fixture-model is not available at the endpoint); this answer quotes the sources directly.',
+      })
+      // Not tried again: asking again cannot make the model exist.
+      expect(fixture.log.filter((entry) => entry.path === '/v1/chat/completions').map((entry) => entry.status)).toEqual([404])
+      const log = (await server.call(`/query_logs/query_log?log_id=${response.body.log_id}`)).body.result[0]
+      expect(log).toMatchObject({ llm_model: 'fixture-model', llm_fallback: 'model_not_found', answer_note: response.body.note })
+    })
+
+    it.skipIf(!isAvailable)('does not offer the unavailable model in Bot settings or Agent settings, and keeps the others', async () => {
+      for (const path of ['/admin/bot_setting', '/admin/agent_setting']) {
+        expect((await server.call(path)).body).toMatchObject({ llm_models: ['Use default model', 'fixture-mini'], model_configured: true })
+      }
+      const refused = await server.call('/admin/bot_setting', { method: 'PUT', body: { llm_model: 'fixture-model' } })
+      expect(refused.status).toBe(400)
+      expect(refused.body.details[0]).toMatchObject({ field: 'llm_model', message: expect.stringContaining('fixture-mini') })
+      expect((await server.call('/admin/bot_setting', { method: 'PUT', body: { llm_model: 'fixture-mini' } })).status).toBe(200)
     })
   })
 

@@ -14,7 +14,7 @@ export interface SettingsOptions {
   /** The configured embedding model (EMBEDDINGS_MODEL); without one, only keyword search can be chosen. */
   embeddingsModel?: string
   /** The configured language model (LLM_BASE_URL): its models are the choices of llm_model. Without one, none is. */
-  llm?: { listModels(): Promise<string[]> }
+  llm?: { listModels(): Promise<string[]>; unavailableModels?(): Promise<{ missing: string[] } | undefined> }
 }
 
 /** Search types that compare vectors, and so need an embeddings model. */
@@ -53,7 +53,8 @@ export class SettingsService {
 
   /**
    * SEED.md: the model list starts with 'Use default model'; the rest are LLM_MODELS, or else the models the endpoint
-   * lists. An endpoint that cannot be reached leaves LLM_MODELS (or nothing) beside the default.
+   * lists. An LLM_MODELS entry the endpoint's list lacks (a misspelt name) is not offered: every answer with it would
+   * quote the sources. An endpoint that cannot be reached leaves LLM_MODELS (or nothing) beside the default.
    */
   async modelChoices(): Promise<string[]> {
     let models = this.llmModels
@@ -63,6 +64,12 @@ export class SettingsService {
       } catch {
         models = this.llmModels
       }
+      const missing: string[] =
+        (await this.options.llm.unavailableModels?.().then(
+          (found) => found?.missing ?? [],
+          () => [],
+        )) ?? []
+      if (missing.length > 0) models = models.filter((model) => !missing.includes(model))
     }
     return [USE_DEFAULT_MODEL, ...models.filter((model) => model !== USE_DEFAULT_MODEL)]
   }
