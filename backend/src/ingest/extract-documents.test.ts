@@ -1,3 +1,4 @@
+import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx'
 import { describe, expect, it } from 'vitest'
 import { makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf, makeSamplePng } from '../../../tests/fixtures/sample-files'
 import { renderPage } from '../../../tests/fixtures/fixture-site'
@@ -85,6 +86,30 @@ describe('reading files into documents', () => {
     expect(document.title).toBe('Watering tomatoes')
     expect(document.content).toContain('Tomato plants need deep watering twice a week')
     expect(document.content).not.toMatch(/Copyright|Newsletter|Menu \//)
+  })
+
+  it('keeps an HTML table as a table, each value beside its heading', async () => {
+    const html = `<html><head><title>Widget modes</title></head><body><main><h1>Widget modes</h1><p>The widget has two modes, each drawing its own power from the mains supply:</p>
+      <table><thead><tr><th>Mode</th><th>Power</th></tr></thead><tbody><tr><td>turbo</td><td>900 W</td></tr><tr><td>eco <b>mode</b></td><td>300 W</td></tr></tbody></table>
+      <p>Switch modes with the dial on the front of the widget, next to the power switch.</p></main></body></html>`
+    const [document] = await extractDocuments(text(html), 'html', 'modes.html', LIMITS)
+    expect(document.content).toContain('| Mode | Power |\n| --- | --- |\n| turbo | 900 W |\n| eco mode | 300 W |')
+  })
+
+  it('keeps a DOCX table as a table', async () => {
+    const cell = (words: string) => new TableCell({ children: [new Paragraph(words)] })
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph('Meeting rooms and how many people each one seats.'),
+            new Table({ rows: [new TableRow({ children: [cell('Room'), cell('Capacity')] }), new TableRow({ children: [cell('Alpha'), cell('20')] })] }),
+          ],
+        },
+      ],
+    })
+    const [document] = await extractDocuments(new Uint8Array(await Packer.toBuffer(docx)), 'docx', 'rooms.docx', LIMITS)
+    expect(document.content).toContain('| Room | Capacity |\n| --- | --- |\n| Alpha | 20 |')
   })
 
   it('leaves pictures inlined as data: addresses out of an HTML page, keeping linked ones', async () => {

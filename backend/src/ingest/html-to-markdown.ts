@@ -29,6 +29,29 @@ converter.addRule('inlineDataImage', {
   replacement: () => '',
 })
 
+/** A table cell's words on one line, its pipes escaped so they do not end the cell. */
+const cellText = (cell: Element) => (cell.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')
+
+// A table as a Markdown pipe table (turndown keeps only its cells' text, one per paragraph, which loses which value
+// belongs to which heading): the first row is the header, every row gets as many cells as the widest. The answerer
+// reads each row with its headings (ADR 309). A table nested in a cell is read as that cell's text.
+converter.addRule('pipeTable', {
+  filter: (node) => node.nodeName === 'TABLE' && !node.parentElement?.closest('table'),
+  replacement(_content, node) {
+    const rows = Array.from((node as HTMLElement).querySelectorAll('tr'))
+      .filter((row) => row.closest('table') === node)
+      .map((row) => Array.from(row.children).filter((cell) => cell.nodeName === 'TD' || cell.nodeName === 'TH').map(cellText))
+      .filter((cells) => cells.some((cell) => cell !== ''))
+    if (rows.length === 0) return ''
+    const width = Math.max(...rows.map((cells) => cells.length))
+    const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, index) => cells[index] ?? '').join(' | ')} |`
+    const [header, ...body] = rows as [string[], ...string[][]]
+    // A one-column or one-row table says no more as a table than as lines.
+    if (width === 1) return `\n\n${rows.map((cells) => cells[0]).join('\n\n')}\n\n`
+    return `\n\n${[line(header), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n')}\n\n`
+  },
+})
+
 /** Markdown from an HTML fragment or document body. */
 export function convertHtmlToMarkdown(html: string): string {
   return tidyMarkdown(converter.turndown(html))
