@@ -108,14 +108,17 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
   }
   const parsed = RunForm.safeParse(Object.fromEntries(formData))
   const command = parsed.success ? (parsed.data.shortcut ?? parsed.data.command).trim() : ''
+  // A refused run comes back with every field as chosen: the template too (with scripts off the page is drawn anew).
+  const chosenTemplate = formData.get('template_id')
+  const kept = { template_id: typeof chosenTemplate === 'string' && chosenTemplate ? chosenTemplate : undefined }
   if (!command) {
     // SEED.md's warning says it, once: the field is marked invalid and points at it (AgentWarning.field).
-    return json({ errors: {}, warning: { summary: 'Hey', message: 'You need to provide a command', field: 'command' } }, { status: 400 })
+    return json({ errors: {}, warning: { summary: 'Hey', message: 'You need to provide a command', field: 'command' }, ...kept }, { status: 400 })
   }
   const templateId = parsed.success ? parsed.data.template_id : undefined
   if (variant === 'government' && !templateId) {
     const message = 'Choose a template for the government agent. There is none yet: an administrator adds one in Settings, Templates.'
-    return json({ errors: {}, warning: { summary: 'No template', message, field: 'template_id' }, command }, { status: 400 })
+    return json({ errors: {}, warning: { summary: 'No template', message, field: 'template_id' }, command, ...kept }, { status: 400 })
   }
   try {
     const run = await startAgentRun(api, { command, variant, templateId })
@@ -126,17 +129,17 @@ export async function actAgentScreen(request: Request, variant: AgentVariant) {
   } catch (error) {
     // Its agent removed from Agent settings since the screen was shown: the variant is off.
     if (error instanceof ApiError && error.status === 409 && error.fieldErrors().variant) {
-      return json({ errors: {}, warning: { summary: 'Agent off', message: error.message }, command }, { status: 409 })
+      return json({ errors: {}, warning: { summary: 'Agent off', message: error.message }, command, ...kept }, { status: 409 })
     }
     // Too many questions and runs from this account for now (ASK_RATE_LIMIT): said, with the command kept to run again.
     if (error instanceof ApiError && error.status === 429) {
       const headers = error.retryAfter ? { 'Retry-After': error.retryAfter } : undefined
-      return json({ errors: {}, warning: { summary: 'Too many questions', message: error.message }, command }, { status: 429, headers })
+      return json({ errors: {}, warning: { summary: 'Too many questions', message: error.message }, command, ...kept }, { status: 429, headers })
     }
     if (error instanceof ApiError && error.status === 400) {
       const fieldErrors = error.fieldErrors()
       // What was typed comes back in the field, beside the reason.
-      return json({ errors: Object.keys(fieldErrors).length ? fieldErrors : { command: [error.message] }, warning: undefined, command }, { status: 400 })
+      return json({ errors: Object.keys(fieldErrors).length ? fieldErrors : { command: [error.message] }, warning: undefined, command, ...kept }, { status: 400 })
     }
     throw error
   }

@@ -114,6 +114,38 @@ test.describe('Agent', () => {
     })
   })
 
+  test('a run refused by the backend keeps the chosen template as well as the command', async ({ page }, testInfo) => {
+    const name = `Refusal kept ${testInfo.project.name} ${Date.now()}`
+    await page.goto('/settings/templates/new')
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByLabel('Section 1 title').fill('Summary')
+    await page.getByLabel('Section 1 instructions').fill('A short summary.')
+    await page.getByRole('button', { name: 'Add template' }).click()
+    await expect(page).toHaveURL(/\/settings\/templates$/)
+
+    // Not while the other project's run has the government agent turned off.
+    await withSettingsLock('government-agent', async () => {
+      await page.goto('/agent/government')
+      const template = page.getByLabel('Template')
+      // The one added above makes two at least; the last is not the template the screen offers first (keeping
+      // that one would prove nothing).
+      await expect(template.locator('option', { hasText: name })).toHaveCount(1)
+      const chosen = await template.locator('option').last().getAttribute('value')
+      expect(chosen).toBeTruthy()
+      await expect(template).not.toHaveValue(chosen as string)
+      await template.selectOption(chosen as string)
+      // A command over the length limit, as a browser that ignores maxlength would send it: the backend refuses it (400).
+      const command = page.getByLabel('Command')
+      await command.evaluate((field) => field.removeAttribute('maxlength'))
+      const tooLong = Array(201).fill('Brief me on drafts.').join(' ')
+      await command.fill(tooLong)
+      await page.getByRole('button', { name: 'Run agent' }).click()
+      await expect(page.getByText('command is at most 4000 characters')).toBeVisible()
+      await expect(page.getByLabel('Command')).toHaveValue(tooLong)
+      await expect(page.getByLabel('Template')).toHaveValue(chosen as string)
+    })
+  })
+
   test('a variant whose agent is removed in Agent settings is off: its screen says so and runs nothing', async ({ page }) => {
     test.setTimeout(150_000)
     await page.setViewportSize({ width: 390, height: 844 })

@@ -1,8 +1,15 @@
 import { expect, test, type APIResponse } from '@playwright/test'
+import { themeServers } from './support/screens'
 
 // Every answer of the web server carries the security headers: pages, data answers, downloads, files, redirects,
 // refusals. Pages allow scripts from this origin and inline scripts with the response's nonce only, and no site may
 // frame them.
+
+/** What the session cookie a response sets holds (a signed cookie: base64 of its JSON, a dot, the signature). */
+function sessionSet(response: APIResponse): Record<string, unknown> {
+  const value = /__session=([^;]*)/.exec(response.headers()['set-cookie'] ?? '')?.[1]
+  return value ? (JSON.parse(Buffer.from(decodeURIComponent(value).split('.')[0], 'base64').toString('utf8')) as Record<string, unknown>) : {}
+}
 
 function expectSecurityHeaders(response: APIResponse, what: string) {
   const headers = response.headers()
@@ -66,6 +73,37 @@ test.describe('Security headers', () => {
     expect((await post({ origin: `https://${host}`, 'x-forwarded-proto': 'https' })).status()).toBe(302)
     expect((await post({ origin: `http://${host}` })).status()).toBe(302)
   })
+
+  // remix-serve (the themed servers) refuses no cross-site post itself: the app's own check is all there is, and it
+  // covers the intents that only change the session as well as those that reach the backend. Remix aborts a page post
+  // whose Origin is not its host, but not a data post (as the page's scripts send), nor a page post without Origin.
+  for (const server of themeServers().filter(({ key }) => key !== 'default')) {
+    test(`a cross-site post of a session-only intent of Ask is refused by the app itself (${server.key}, remix-serve)`, async ({ request }) => {
+      const dataUrl = `${server.baseURL}/ask?_data=${encodeURIComponent('routes/_dashboard+/ask')}`
+      const pageUrl = `${server.baseURL}/ask`
+      const post = (url: string, form: Record<string, string>, headers: Record<string, string>) => request.post(url, { form, headers, maxRedirects: 0 })
+      // The way to ask as the page's script remembers it (remember_only=1), and as a hand-made form might send it.
+      for (const form of [{ mode: 'agent', remember_only: '1' }, { mode: 'agent', remember_only: 'true' }, { intent: 'toggleBotInfo' }] as Record<string, string>[]) {
+        for (const [url, headers] of [
+          [dataUrl, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }],
+          [pageUrl, { 'sec-fetch-site': 'cross-site' }],
+        ] as const) {
+          const what = `${JSON.stringify(form)} to ${url} from another site`
+          const refused = await post(url, form, headers)
+          expect(refused.status(), what).toBe(403)
+          if (url === dataUrl) expect(refused.headers()['set-cookie'], what).toBeUndefined()
+          // The refusal page's layout renews the session cookie as every page does, unchanged: nothing is recorded.
+          else expect(Object.keys(sessionSet(refused)), what).toEqual([])
+        }
+      }
+      // The same posts from the server's own page are taken (so the refusals above are the check, not the form).
+      for (const form of [{ mode: 'agent', remember_only: '1' }, { intent: 'toggleBotInfo' }] as Record<string, string>[]) {
+        const own = await post(dataUrl, form, { origin: server.baseURL, 'sec-fetch-site': 'same-origin' })
+        expect(own.status(), `${JSON.stringify(form)} from its own page`).toBeLessThan(400)
+        expect(Object.keys(sessionSet(own)), `${JSON.stringify(form)} from its own page`).not.toEqual([])
+      }
+    })
+  }
 
   test('HSTS is sent when the browser came over HTTPS (as the proxy in front says), not over plain HTTP', async ({ request }) => {
     const overHttps = await request.get('/ask', { headers: { 'x-forwarded-proto': 'https' } })

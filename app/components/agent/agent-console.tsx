@@ -52,7 +52,7 @@ const WARNING_ID = 'agent-warning'
 /** The command form, the running task and the finished answer of one agent variant. */
 export function AgentConsole({ title, description }: { title: string; description: string }) {
   const { variant, running, run, templates, shortcuts, isOff } = useLoaderData<AgentConsoleData>()
-  const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: AgentWarning; command?: string }>()
+  const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: AgentWarning; command?: string; template_id?: string }>()
   const navigation = useNavigation()
   const location = useLocation()
   const isBusy = navigation.state === 'submitting'
@@ -98,6 +98,8 @@ export function AgentConsole({ title, description }: { title: string; descriptio
                 <select
                   id="template_id"
                   name="template_id"
+                  // The template chosen for a refused run stays chosen (with scripts off the page is drawn anew).
+                  defaultValue={actionData?.template_id}
                   className={selectStyles.trigger}
                   required
                   aria-invalid={Boolean(templateErrorId) || undefined}

@@ -35,7 +35,7 @@ import {
 } from '~/models/ask.server'
 import { answerCheckOf, FEEDBACK_REASON_MAX_LENGTH, MAX_ANSWER_TRIES, nextAnswerCheck, QUESTION_MAX_LENGTH, SAVED_COMMENT_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
-import { requireApiSession } from '~/utils/auth.server'
+import { assertSameOrigin, requireApiSession } from '~/utils/auth.server'
 import { getEnv } from '~/utils/env.server'
 import { isTaskId } from '~/utils/task-id'
 import { getSession, redirectWithToast, sessionStorage } from '~/utils/session.server'
@@ -199,6 +199,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  // Refused from another site before anything is read, for every intent: the session-only ones (the way to ask, the
+  // bot info section) too, which ask the backend nothing (remix-serve does not refuse cross-site posts itself).
+  assertSameOrigin(request)
   const formData = await readFormData(request)
   const intent = formData.get('intent')
   // The way-to-ask buttons submit the form being typed in (its question or command) with a mode.
