@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkDemoExposure, isLoopbackHost, localAddressOf, prepareStartEnv } from './start-checks.mjs'
@@ -6,9 +8,9 @@ import { checkDemoExposure, isLoopbackHost, localAddressOf, prepareStartEnv } fr
 const ROOT = path.resolve(import.meta.dirname, '..')
 
 /** Runs a script of the product with this environment alone; resolves with its exit code and output. */
-function runScript(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runScript(script: string, env: Record<string, string>, build = 'build/server/index.js'): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', script), 'build/server/index.js'], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', script), build], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,6 +72,20 @@ describe('demo mode serves loopback only', () => {
     expect(result.code).toBe(1)
     expect(result.output).toMatch(/Refusing to start: sign-in is off/)
     expect(result.output).not.toMatch(/Web app:/)
+  })
+
+  it('the web server refuses a build older than itself at start, rather than answering 500 to every page', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'stale-build-'))
+    try {
+      // A build from before the web server read the same-origin rule from it: everything else is there.
+      const stale = path.join(folder, 'index.js')
+      writeFileSync(stale, 'export const future = {}\nexport const entry = { module: { createNonce() {}, runWithClientAddress() {}, securityHeaders() {} } }\n')
+      const result = await runScript('web-server.mjs', { AUTH_ENABLED: 'false', HOST: '127.0.0.1', PORT: '3406' }, stale)
+      expect(result.code).toBe(1)
+      expect(result.output).toContain('is older than scripts/web-server.mjs (it has no crossSiteReason): run npm run build')
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 
   it('the web server refuses on its own too (started without start.mjs)', async () => {

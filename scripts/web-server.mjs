@@ -36,6 +36,14 @@ const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(pathToFileURL(buildPath).href)
 installGlobals({ nativeFetch: build.future.v3_singleFetch })
 const { createNonce, crossSiteReason, runWithClientAddress, securityHeaders } = build.entry.module
+// A build made before this script last changed lacks what it uses: say so at start, not with a 500 on every page.
+const missing = Object.entries({ createNonce, crossSiteReason, runWithClientAddress, securityHeaders })
+  .filter(([, value]) => typeof value !== 'function')
+  .map(([name]) => name)
+if (missing.length > 0) {
+  console.error(`[web-server] ${buildPath} is older than scripts/web-server.mjs (it has no ${missing.join(', ')}): run npm run build, or start with npm start, which builds first.`)
+  process.exit(1)
+}
 const handleRemixRequest = createRequestHandler(build, process.env.NODE_ENV)
 
 /** Single sign-on sends forms on to the provider (sign-in, sign-out): the policy allows that one origin too. */
