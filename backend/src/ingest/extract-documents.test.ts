@@ -96,6 +96,12 @@ describe('reading files into documents', () => {
     expect(document.content).toContain('| Mode | Power |\n| --- | --- |\n| turbo | 900 W |\n| eco mode | 300 W |')
   })
 
+  it('reads a UTF-16 text file (Windows "Unicode") as its words', async () => {
+    const utf16 = Uint8Array.from([0xff, 0xfe, ...Array.from('Café opening hours\r\nMonday to Friday.', (character) => [character.charCodeAt(0) & 0xff, character.charCodeAt(0) >> 8]).flat()])
+    const [document] = await extractDocuments(utf16, 'text', 'hours.txt', LIMITS)
+    expect(document.content).toBe('Café opening hours\nMonday to Friday.')
+  })
+
   it('keeps a DOCX table as a table', async () => {
     const cell = (words: string) => new TableCell({ children: [new Paragraph(words)] })
     const docx = new Document({

@@ -45,4 +45,16 @@ describe('sniffing the type of a file from its content', () => {
       contentType: 'text/plain; charset=windows-1252',
     })
   })
+
+  it('reads UTF-16 text, as Windows saves "Unicode" files, with or without its byte-order mark', async () => {
+    const utf16 = (value: string, order: 'le' | 'be', bom: boolean) => {
+      const units = [...(bom ? [0xfeff] : []), ...Array.from(value, (character) => character.charCodeAt(0))]
+      return Uint8Array.from(units.flatMap((unit) => (order === 'le' ? [unit & 0xff, unit >> 8] : [unit >> 8, unit & 0xff])))
+    }
+    const notes = 'Café opening hours\nMonday to Friday, 8 to 18.\n'
+    expect(await sniffFormat(utf16(notes, 'le', true), { fileName: 'notes.txt' })).toEqual({ isSupported: true, format: 'text', contentType: 'text/plain; charset=utf-16le' })
+    expect(await sniffFormat(utf16(notes, 'be', true), { fileName: 'notes.txt' })).toEqual({ isSupported: true, format: 'text', contentType: 'text/plain; charset=utf-16be' })
+    expect(await sniffFormat(utf16(notes, 'le', false), { fileName: 'notes.txt' })).toEqual({ isSupported: true, format: 'text', contentType: 'text/plain; charset=utf-16le' })
+    expect(await sniffFormat(utf16('name,price\nKiwi,3\n', 'le', true), { fileName: 'prices.csv' })).toMatchObject({ isSupported: true, format: 'csv' })
+  })
 })

@@ -24,7 +24,10 @@ const TEXT_HINTS: Array<{ format: DocumentFormat; extensions: string[]; types: s
 export async function sniffFormat(bytes: Uint8Array, hint: { fileName: string; declaredType?: string }): Promise<SniffResult> {
   const extension = /\.([A-Za-z0-9]+)$/.exec(hint.fileName)?.[1]?.toLowerCase() ?? ''
   const declaredType = (hint.declaredType ?? '').split(';')[0].trim().toLowerCase()
-  const detected = await fileTypeFromBuffer(bytes)
+  // Text that starts with a byte-order mark is text, whatever else its first bytes look like (UTF-16's FF FE is also how
+  // an MPEG audio frame starts).
+  const startsAsText = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+  const detected = startsAsText && decodeText(bytes) ? undefined : await fileTypeFromBuffer(bytes)
   if (detected?.ext === 'pdf') return { isSupported: true, format: 'pdf', contentType: 'application/pdf' }
   if (detected?.ext === 'docx') return { isSupported: true, format: 'docx', contentType: DOCX_TYPE }
   if (detected?.ext === 'zip' && (extension === 'docx' || declaredType === DOCX_TYPE)) return { isSupported: true, format: 'docx', contentType: DOCX_TYPE }
