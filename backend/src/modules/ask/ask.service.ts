@@ -113,13 +113,21 @@ export class AskService {
     const settings = await this.settings.botSettings()
     if (!this.llm) return { enabled: false, multiple_model: settings.multiple_model, default_model: null, models: [] }
     try {
-      const models = await this.llm.listModels()
+      const models = await this.offeredModels()
       const defaultModel = settings.llm_model !== USE_DEFAULT_MODEL ? settings.llm_model : await this.llm.defaultModel()
       return { enabled: true, multiple_model: settings.multiple_model, default_model: defaultModel, models: settings.multiple_model ? models : [] }
     } catch {
       // The endpoint does not list its models right now: questions still get answers (quoted if need be).
       return { enabled: true, multiple_model: settings.multiple_model, default_model: null, models: [] }
     }
+  }
+
+  /** The models an asker may choose: the configured ones, less any the endpoint does not offer (a misspelt name). */
+  private async offeredModels(): Promise<string[]> {
+    if (!this.llm) return []
+    const models = await this.llm.listModels()
+    const missing = (await this.llm.unavailableModels?.().catch(() => undefined))?.missing ?? []
+    return models.filter((model) => !missing.includes(model))
   }
 
   /** Refuses a model the asker may not choose: none is configured, multiple_model is off, or it is not offered. */
@@ -129,7 +137,7 @@ export class AskService {
     if (!settings.multiple_model) throw new InvalidInputError('model', 'Choosing a model per question is off (Bot settings: multiple_model); leave model out')
     let offered: string[]
     try {
-      offered = await this.llm.listModels()
+      offered = await this.offeredModels()
     } catch {
       throw new UpstreamError('The language model endpoint did not list its models; ask again, or leave model out')
     }

@@ -402,6 +402,18 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
       expect(refused.body.details[0]).toMatchObject({ field: 'llm_model', message: expect.stringContaining('fixture-mini') })
       expect((await server.call('/admin/bot_setting', { method: 'PUT', body: { llm_model: 'fixture-mini' } })).status).toBe(200)
     })
+
+    it.skipIf(!isAvailable)('does not offer the unavailable model to askers who choose their model either', async () => {
+      expect((await server.call('/admin/bot_setting', { method: 'PUT', body: { multiple_model: true } })).status).toBe(200)
+      try {
+        expect((await server.call('/ask_models')).body).toMatchObject({ enabled: true, multiple_model: true, models: ['fixture-mini'] })
+        const refused = await server.call('/ask_qa', { method: 'POST', body: { command: 'How do I water tomatoes?', model: 'fixture-model' } })
+        expect(refused.status).toBe(400)
+        expect(refused.body.message).toContain('fixture-mini')
+      } finally {
+        await server.call('/admin/bot_setting', { method: 'PUT', body: { multiple_model: false } })
+      }
+    })
   })
 
   describe(`answers without a language model on ${kind}`, async () => {
