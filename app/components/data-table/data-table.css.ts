@@ -152,7 +152,13 @@ globalStyle(
 )
 
 /** A title cell: room for a few words on a line beside long values, and a word longer than that breaks. */
-export const titleCell = style({ overflowWrap: 'anywhere', minWidth: '12rem' })
+export const titleCell = style({
+  overflowWrap: 'anywhere',
+  minWidth: '12rem',
+  // On a phone the title wraps in the room left of the row's pinned actions, so it is read whole without scrolling:
+  // the columns after it (source, dates) take the table's extra width and scroll under the actions.
+  '@media': { [NARROW]: { minWidth: '7rem', width: '7rem' } },
+})
 
 /** A long text in a table cell shows its first three lines; its own page has the rest. */
 export const clamp = style({ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' })
