@@ -54,7 +54,9 @@ converter.addRule('pipeTable', {
 
 /** Markdown from an HTML fragment or document body. */
 export function convertHtmlToMarkdown(html: string): string {
-  return tidyMarkdown(converter.turndown(html))
+  // Links set side by side with no space between them (a menu of inline links) read as one word once their markup is
+  // gone ("Page 2Page 3"): a space parts them.
+  return tidyMarkdown(converter.turndown(html).replace(/(\]\([^)\s]*\))(?=!?\[)/g, '$1 '))
 }
 
 /** Collapses runs of blank lines and trailing spaces left by conversions. */
