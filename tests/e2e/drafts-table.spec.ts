@@ -165,6 +165,12 @@ test.describe('Drafts table', () => {
     const cells = table.getByRole('row').filter({ has: page.getByRole('link', { name: title, exact: true }) }).getByRole('cell')
     for (const width of [1280, 1366, 390]) {
       await page.setViewportSize({ width, height: 900 })
+      if (width < 1280) {
+        // On a phone the title wraps in the room left of the row's pinned actions, read whole without scrolling.
+        const [title, actions] = [await link.boundingBox(), await cells.nth(5).boundingBox()]
+        expect(title!.x + title!.width, `the title's right edge at ${width} px`).toBeLessThanOrEqual(actions!.x + 1)
+        continue
+      }
       // The title on one line: an inline link has one box per line it takes.
       expect(await link.evaluate((element) => element.getClientRects().length), `title lines at ${width} px`).toBe(1)
       if (width >= 1280) {
