@@ -67,11 +67,16 @@ async function toastOf(setCookie: string | undefined) {
   return (await sessions.sessionStorage().getSession(cookieHeader(setCookie))).get('toast')
 }
 
+/** The built-in administrator signed in through the sign-in form's action, as the web server does it. */
+function signInAsAdministrator() {
+  const form = new URLSearchParams({ username: 'admin', password: TEST_ADMIN_PASSWORD })
+  const request = new Request(`${WEB}/login`, { method: 'POST', headers: { origin: WEB }, body: form })
+  return auth.signInWithPassword(request, { username: 'admin', password: TEST_ADMIN_PASSWORD, redirectTo: '/ask' })
+}
+
 describe('the session cookie', () => {
   it("expires with the sign-in token it carries (a local sign-in: the token's lifetime), never later", async () => {
-    const form = new URLSearchParams({ username: 'admin', password: TEST_ADMIN_PASSWORD })
-    const request = new Request(`${WEB}/login`, { method: 'POST', headers: { origin: WEB }, body: form })
-    const result = await auth.signInWithPassword(request, { username: 'admin', password: TEST_ADMIN_PASSWORD, redirectTo: '/ask' })
+    const result = await signInAsAdministrator()
     expect(result.ok).toBe(true)
     const cookie = setCookieOf((result as { headers: Headers }).headers, '__session')
     expect(maxAgeOf(cookie)).toBeGreaterThan(TOKEN_TTL_SECONDS - 10)
@@ -79,12 +84,7 @@ describe('the session cookie', () => {
   })
 
   it('written by a response that raced a renewal carries the renewed token and its lifetime, not the replaced one', async () => {
-    const form = new URLSearchParams({ username: 'admin', password: TEST_ADMIN_PASSWORD })
-    const signedIn = await auth.signInWithPassword(new Request(`${WEB}/login`, { method: 'POST', headers: { origin: WEB }, body: form }), {
-      username: 'admin',
-      password: TEST_ADMIN_PASSWORD,
-      redirectTo: '/ask',
-    })
+    const signedIn = await signInAsAdministrator()
     const stored = (await sessions.sessionStorage().getSession(cookieHeader(setCookieOf((signedIn as { headers: Headers }).headers, '__session')))).get('auth')!
     // The same sign-in as a cookie written 9½ minutes ago would carry it: 30 s left, inside the renewal window.
     const old = await committed({ ...stored, expiresAt: Date.now() + 30_000 })
@@ -121,12 +121,7 @@ describe('a request without a valid sign-in', () => {
 
   it('from a browser whose session cookie expired with its token goes to the sign-in page with the same message, once', async () => {
     // As the browser has it once the session cookie has expired: only what sign-in set beside it, which outlives it.
-    const form = new URLSearchParams({ username: 'admin', password: TEST_ADMIN_PASSWORD })
-    const signedIn = await auth.signInWithPassword(new Request(`${WEB}/login`, { method: 'POST', headers: { origin: WEB }, body: form }), {
-      username: 'admin',
-      password: TEST_ADMIN_PASSWORD,
-      redirectTo: '/ask',
-    })
+    const signedIn = await signInAsAdministrator()
     const marker = setCookieOf((signedIn as { headers: Headers }).headers, sessions.SIGNED_IN_COOKIE)
     expect(maxAgeOf(marker)).toBeGreaterThan(TOKEN_TTL_SECONDS)
 

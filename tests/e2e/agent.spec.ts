@@ -2,6 +2,16 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { backendSession, BACKEND_URL } from './support/backend'
 import { withSettingsLock } from './support/settings-lock'
 
+/** Adds a template of one section on Settings → Templates, the way an administrator does. */
+async function addTemplate(page: Page, name: string, section: { title: string; instructions: string }) {
+  await page.goto('/settings/templates/new')
+  await page.getByLabel('Name', { exact: true }).fill(name)
+  await page.getByLabel('Section 1 title').fill(section.title)
+  await page.getByLabel('Section 1 instructions').fill(section.instructions)
+  await page.getByRole('button', { name: 'Add template' }).click()
+  await expect(page).toHaveURL(/\/settings\/templates$/)
+}
+
 test.describe('Agent', () => {
   test('warns when the command is blank', async ({ page }) => {
     await page.goto('/agent')
@@ -116,12 +126,7 @@ test.describe('Agent', () => {
 
   test('a run refused by the backend keeps the chosen template as well as the command', async ({ page }, testInfo) => {
     const name = `Refusal kept ${testInfo.project.name} ${Date.now()}`
-    await page.goto('/settings/templates/new')
-    await page.getByLabel('Name', { exact: true }).fill(name)
-    await page.getByLabel('Section 1 title').fill('Summary')
-    await page.getByLabel('Section 1 instructions').fill('A short summary.')
-    await page.getByRole('button', { name: 'Add template' }).click()
-    await expect(page).toHaveURL(/\/settings\/templates$/)
+    await addTemplate(page, name, { title: 'Summary', instructions: 'A short summary.' })
 
     // Not while the other project's run has the government agent turned off.
     await withSettingsLock('government-agent', async () => {
@@ -193,12 +198,7 @@ test.describe('Agent', () => {
 
 test('the government agent fills a chosen template from the knowledge base and the answer downloads as Word', async ({ page }, testInfo) => {
   const name = `Guide summary ${testInfo.project.name} ${Date.now()}`
-  await page.goto('/settings/templates/new')
-  await page.getByLabel('Name', { exact: true }).fill(name)
-  await page.getByLabel('Section 1 title').fill('Adding articles')
-  await page.getByLabel('Section 1 instructions').fill('How an article is added and published.')
-  await page.getByRole('button', { name: 'Add template' }).click()
-  await expect(page).toHaveURL(/\/settings\/templates$/)
+  await addTemplate(page, name, { title: 'Adding articles', instructions: 'How an article is added and published.' })
 
   const answer = page.getByRole('region', { name: 'Answer' })
   // Not while the other project's run has the government agent turned off.
