@@ -317,9 +317,10 @@ export default function AskRoute() {
   const streamCount = useRef(0)
   const [streamForm, setStreamForm] = useState<{ key: string; logId: number | null } | null>(null)
   // A question the stream refused (too many questions, a model gone) goes the plain way: its field, emptied as it was
-  // sent, gets it back at once, and keeps it if the post is refused too.
+  // sent, gets it back at once, and keeps it if the post is refused too: the refused post's own navigation (a new
+  // location, the same answer) leaves the field as it is; another answer or thread brings its own.
   const [refusedDraft, setRefusedDraft] = useState<{ key: string; question: string } | null>(null)
-  useEffect(() => setRefusedDraft(null), [location.key])
+  useEffect(() => setRefusedDraft(null), [taskId, logId, threadId])
   const { stream, start } = useAnswerStream((finished) => {
     // The answer is logged once its stream closes: give it its address (in its thread), so a reload shows it and its forms come back.
     const done = finished.answer
