@@ -45,6 +45,7 @@ import { registerErrorHandling } from './plugins/errors'
 import { BASELINE_HEADERS, registerSecurityHeaders } from './plugins/security-headers'
 import { loggerOptions, type LogStream } from './plugins/logging'
 import { registerOpenApi } from './plugins/openapi'
+import { databaseRateLimitStore } from './plugins/shared-rate-limits'
 
 export interface Backend {
   app: FastifyInstance
@@ -131,9 +132,9 @@ export async function buildBackend(config: Config, options: BuildOptions = {}): 
     registerErrorHandling(app)
     registerApiKey(app, config.API_KEY, apiKeys)
     registerAccess(app, identity, { apiKey: config.API_KEY })
-    // Per-route limits only, counted in this process's memory: sign-in and registration per client address, asking
-    // per account.
-    await app.register(rateLimit, { global: false })
+    // Per-route limits only: sign-in and registration per client address, asking per account. Counted in the
+    // database, so that every backend process on it shares the counts (ADR 310).
+    await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db) })
     const routes: Backend['routes'] = []
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) {

@@ -3,10 +3,10 @@ import { AppError } from '../../errors'
 
 /**
  * The limit on asking (questions, streamed or not, and agent runs): at most `perMinute` a minute per account, counted
- * by @fastify/rate-limit in this process's memory. It is keyed by the caller's account (a signed-in user, or an
- * integration key's own account), never by address: the web server asks for every browser from one address. It runs
- * after the access check, so the caller is known, and before the handler, so a refused question is never answered or
- * logged. Undefined (no limit) when `perMinute` is 0.
+ * by @fastify/rate-limit in the database (every backend process counts together, ADR 310). It is keyed by the
+ * caller's account (a signed-in user, or an integration key's own account), never by address: the web server asks
+ * for every browser from one address. It runs after the access check, so the caller is known, and before the
+ * handler, so a refused question is never answered or logged. Undefined (no limit) when `perMinute` is 0.
  */
 export function perAccountAskLimit(perMinute: number): RateLimitOptions | undefined {
   if (perMinute <= 0) return undefined

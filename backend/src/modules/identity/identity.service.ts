@@ -147,8 +147,8 @@ export class IdentityService {
     // Without a configured secret, tokens last as long as this process; clients sign in again after a restart.
     this.key = new TextEncoder().encode(options.tokenSecret ?? randomBytes(48).toString('hex'))
     this.oidcVerifier = options.oidc ? new OidcTokenVerifier(options.oidc) : undefined
-    this.failuresByAddress = new FailureCounter({ maxFailures: options.maxFailures, windowMs: options.lockSeconds * 1000 })
-    this.failuresByName = new FailureCounter({ maxFailures: Number.POSITIVE_INFINITY, windowMs: options.lockSeconds * 1000 })
+    this.failuresByAddress = new FailureCounter(db, { name: 'address', maxFailures: options.maxFailures, windowMs: options.lockSeconds * 1000 })
+    this.failuresByName = new FailureCounter(db, { name: 'name', maxFailures: Number.POSITIVE_INFINITY, windowMs: options.lockSeconds * 1000 })
   }
 
   /**
@@ -158,15 +158,15 @@ export class IdentityService {
    */
   async signIn(username: string, password: string, clientAddress = 'local'): Promise<SignedIn> {
     const addressKey = `${clientAddress}\n${username.toLowerCase()}`
-    this.refuseWhileLocked(addressKey)
+    await this.refuseWhileLocked(addressKey)
     const account = await repository.findByUsername(this.db, username)
     const isValid = await this.checkPassword(account?.passwordHash ?? null, password)
     if (!account || !isValid || !account.enabled) {
-      this.failuresByAddress.recordFailure(addressKey)
+      await this.failuresByAddress.recordFailure(addressKey)
       await this.delayAfterFailure(username)
       throw new UnauthorizedError(INVALID_CREDENTIALS)
     }
-    this.failuresByAddress.forget(addressKey)
+    await this.failuresByAddress.forget(addressKey)
     return this.startSession(account)
   }
 
@@ -185,7 +185,7 @@ export class IdentityService {
    * Kept by name whether or not it exists, so the delay tells nothing about which accounts exist.
    */
   private async delayAfterFailure(username: string): Promise<void> {
-    const failures = this.failuresByName.recordFailure(username.toLowerCase())
+    const failures = await this.failuresByName.recordFailure(username.toLowerCase())
     const delayMs = Math.min(failures - 1, MAX_FAILURE_DELAY_STEPS) * FAILURE_DELAY_STEP_MS
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
   }
@@ -260,8 +260,8 @@ export class IdentityService {
   }
 
   /** The 429 of an address locked out for an account name, saying how long the lock has still to run. */
-  private refuseWhileLocked(addressKey: string): void {
-    const refusedForMs = this.failuresByAddress.refusedForMs(addressKey)
+  private async refuseWhileLocked(addressKey: string): Promise<void> {
+    const refusedForMs = await this.failuresByAddress.refusedForMs(addressKey)
     if (refusedForMs > 0) throw new AppError(429, 'Too Many Requests', tooManyFailuresMessage(refusedForMs))
   }
 
@@ -275,9 +275,9 @@ export class IdentityService {
       throw new InvalidInputError('current_password', 'This account signs in through the sign-in provider; change the password there')
     }
     const addressKey = `${clientAddress}\n${account.username.toLowerCase()}`
-    this.refuseWhileLocked(addressKey)
+    await this.refuseWhileLocked(addressKey)
     if (!(await this.checkPassword(account.passwordHash, change.currentPassword))) {
-      this.failuresByAddress.recordFailure(addressKey)
+      await this.failuresByAddress.recordFailure(addressKey)
       await this.delayAfterFailure(account.username)
       throw new InvalidInputError('current_password', 'The current password is not correct')
     }

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, type Database } from '../../db/database'
+import { migrate } from '../../db/migrate'
 import { clientAddressOf } from '../../plugins/access'
 import { forEachStorage, isPostgresAvailable, startTestBackend, TEST_ADMIN_PASSWORD, TEST_API_KEY, type StorageKind, type TestBackend } from '../../testing/test-backend'
 import { FailureCounter } from './failure-counter'
@@ -129,53 +131,84 @@ describe('the client address', () => {
 })
 
 describe('the failure counter', () => {
-  const counter = () => {
+  let db: Database
+  beforeAll(async () => {
+    db = await openDatabase({ url: 'memory://', dataDir: '' })
+    await migrate(db)
+  })
+  afterAll(async () => {
+    await db?.close()
+  })
+
+  let counters = 0
+  /** A counter of its own (its own name), on a clock the test moves. */
+  const counter = (maxFailures = 3) => {
     let now = 1_000_000
-    const failures = new FailureCounter({ maxFailures: 3, windowMs: 60_000, maxEntries: 3, now: () => now })
+    const failures = new FailureCounter(db, { name: `test-${++counters}`, maxFailures, windowMs: 60_000, now: () => now })
     return { failures, advance: (ms: number) => (now += ms) }
   }
 
-  it('refuses a key after the maximum of failures, for the window, then starts afresh', () => {
+  it('refuses a key after the maximum of failures, for the window, then starts afresh', async () => {
     const { failures, advance } = counter()
-    expect([failures.recordFailure('k'), failures.recordFailure('k')]).toEqual([1, 2])
-    expect(failures.isRefused('k')).toBe(false)
-    failures.recordFailure('k')
-    expect(failures.isRefused('k')).toBe(true)
-    expect(failures.isRefused('other')).toBe(false)
+    expect([await failures.recordFailure('k'), await failures.recordFailure('k')]).toEqual([1, 2])
+    expect(await failures.isRefused('k')).toBe(false)
+    await failures.recordFailure('k')
+    expect(await failures.isRefused('k')).toBe(true)
+    expect(await failures.isRefused('other')).toBe(false)
     advance(59_999)
-    expect(failures.isRefused('k')).toBe(true)
+    expect(await failures.isRefused('k')).toBe(true)
     advance(1)
-    expect(failures.isRefused('k')).toBe(false)
-    expect(failures.recordFailure('k')).toBe(1)
+    expect(await failures.isRefused('k')).toBe(false)
+    expect(await failures.recordFailure('k')).toBe(1)
   })
 
-  it('tells how much longer a key is refused', () => {
+  it('tells how much longer a key is refused', async () => {
     const { failures, advance } = counter()
-    for (let index = 0; index < 3; index++) failures.recordFailure('k')
-    expect(failures.refusedForMs('k')).toBe(60_000)
+    for (let index = 0; index < 3; index++) await failures.recordFailure('k')
+    expect(await failures.refusedForMs('k')).toBe(60_000)
     advance(45_500)
-    expect(failures.refusedForMs('k')).toBe(14_500)
-    expect(failures.refusedForMs('other')).toBe(0)
+    expect(await failures.refusedForMs('k')).toBe(14_500)
+    expect(await failures.refusedForMs('other')).toBe(0)
     advance(14_500)
-    expect(failures.refusedForMs('k')).toBe(0)
+    expect(await failures.refusedForMs('k')).toBe(0)
   })
 
-  it('does not add up failures further apart than the window', () => {
+  it('does not add up failures further apart than the window, and never refuses without a maximum', async () => {
     const { failures, advance } = counter()
-    failures.recordFailure('k')
-    failures.recordFailure('k')
+    await failures.recordFailure('k')
+    await failures.recordFailure('k')
     advance(60_000)
-    expect(failures.recordFailure('k')).toBe(1)
+    expect(await failures.recordFailure('k')).toBe(1)
+    const unlimited = counter(Number.POSITIVE_INFINITY).failures
+    for (let index = 1; index <= 5; index++) expect(await unlimited.recordFailure('k')).toBe(index)
+    expect(await unlimited.isRefused('k')).toBe(false)
   })
 
-  it('forgets a key on request, and the least recently failed keys beyond its size', () => {
-    const { failures } = counter()
-    for (let index = 0; index < 3; index++) failures.recordFailure('a')
-    failures.forget('a')
-    expect(failures.isRefused('a')).toBe(false)
-    for (const key of ['b', 'c', 'd', 'e']) failures.recordFailure(key)
-    expect(failures.recordFailure('b')).toBe(1)
-    expect(failures.recordFailure('e')).toBe(2)
+  it('keeps the counts of counters with other names apart, forgets a key on request, and prunes what counts no more', async () => {
+    const one = counter()
+    const other = counter()
+    for (let index = 0; index < 3; index++) await one.failures.recordFailure('a')
+    expect(await other.failures.isRefused('a')).toBe(false)
+    expect(await other.failures.recordFailure('a')).toBe(1)
+    await one.failures.forget('a')
+    expect(await one.failures.isRefused('a')).toBe(false)
+    expect(await other.failures.recordFailure('a')).toBe(2)
+
+    await one.failures.recordFailure('b')
+    const rows = async () => (await db.query<{ key: string }>(`SELECT key FROM sign_in_failures ORDER BY key`)).map((row) => row.key)
+    const before = await rows()
+    one.advance(60_000)
+    await one.failures.prune()
+    // Only the pruned counter's ended key goes.
+    expect(await rows()).toEqual(before.filter((key) => key !== `test-${counters - 1}\nb`))
+  })
+
+  it('counts failures recorded at once by several processes, each of them', async () => {
+    const { failures } = counter(Number.POSITIVE_INFINITY)
+    // Another process is another counter with the same name on the same database.
+    const elsewhere = new FailureCounter(db, { name: `test-${counters}`, maxFailures: Number.POSITIVE_INFINITY, windowMs: 60_000, now: () => 1_000_000 })
+    const counts = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? failures : elsewhere).recordFailure('k')))
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1))
   })
 })
 
