@@ -4,6 +4,8 @@ import { convertHtmlToMarkdown } from './html-to-markdown'
 
 export interface ReadablePage {
   title: string
+  /** The page's one top heading (its only `<h1>`), when it has one: what tells apart pages of a site sharing a `<title>`. */
+  heading?: string
   /** The main content as Markdown: menus, headers, footers and sidebars left out. */
   content: string
   /** Absolute http(s) links of the page, fragments removed; empty when the page asks robots not to follow. */
@@ -38,7 +40,7 @@ export function extractReadableHtml(html: string, options: { url?: string; fallb
     let title = article?.title?.trim() || pageTitle || options.fallbackTitle
     if (heading && title !== heading && title.includes(heading)) title = heading
     title = title.replace(/\s+/g, ' ').slice(0, 300)
-    return { title, content, links, isNoIndex: robots.includes('noindex') || robots.includes('none') }
+    return { title, heading: heading ? heading.slice(0, 300) : undefined, content, links, isNoIndex: robots.includes('noindex') || robots.includes('none') }
   } finally {
     dom.window.close()
   }

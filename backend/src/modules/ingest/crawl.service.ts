@@ -33,6 +33,8 @@ export interface CrawlOptions {
 /** What reading one fetched page gave: a document for a draft (or a note why none), and the links to follow. */
 interface PageReading {
   document?: ExtractedDocument
+  /** The page's one top heading, when it has one. */
+  heading?: string
   note?: string
   links: string[]
 }
@@ -193,7 +195,7 @@ export class CrawlService {
         let isSettled: boolean
         if (reading.document) {
           const draftId = await articlesRepository.insertDraft(tx, {
-            title: reading.document.title,
+            title: await this.distinctTitle(tx, job.id, reading, landedOn),
             content: reading.document.content,
             metadata: { source: landedOn, url: landedOn, crawl_task_id: job.id, depth: page.depth },
           })
@@ -208,6 +210,25 @@ export class CrawlService {
     } catch (error) {
       if (!(error instanceof AlreadySettledError)) throw error
     }
+  }
+
+  /**
+   * The draft's title: the page's own, unless an earlier page of this crawl took it (a site whose pages all have one
+   * `<title>`, its name); then the page's heading, else its title with its path, so that each draft can be told apart.
+   */
+  private async distinctTitle(tx: Queryable, jobId: string, reading: PageReading, url: string): Promise<string> {
+    const title = reading.document?.title ?? ''
+    if (!(await repository.crawlHasDraftTitled(tx, jobId, title))) return title
+    const heading = reading.heading
+    if (heading && !(await repository.crawlHasDraftTitled(tx, jobId, heading))) return heading
+    const { pathname, search } = new URL(url)
+    let where = pathname + search
+    try {
+      where = decodeURIComponent(where)
+    } catch {
+      // Not valid percent-encoding: the address as it was written.
+    }
+    return `${title} (${where})`.slice(0, 300)
   }
 
   private async recordLinks(tx: Queryable, jobId: string, links: string[], depth: number, scope: CrawlScope): Promise<void> {
@@ -227,7 +248,7 @@ export class CrawlService {
       const page = extractReadableHtml(decodeBody(resource), { url: resource.url, fallbackTitle: titleFromFileName(fileName) })
       if (page.isNoIndex) return { links: page.links, note: 'The page asks not to be indexed (noindex)' }
       if (!page.content) return { links: page.links, note: 'No readable text' }
-      return { document: { title: page.title, content: capText(page.content, this.options.extraction.maxTextChars) }, links: page.links }
+      return { document: { title: page.title, content: capText(page.content, this.options.extraction.maxTextChars) }, heading: page.heading, links: page.links }
     }
     // A CSV met on a site is read as text: one page, one draft.
     const [document] = await extractDocuments(resource.body, sniffed.format === 'csv' ? 'text' : sniffed.format, fileName, this.options.extraction)

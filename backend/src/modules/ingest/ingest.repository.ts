@@ -35,6 +35,11 @@ export interface BotInfoLists {
 
 /** SQL for ingestion: stored originals, upload files, crawl pages and imported videos. */
 export const ingestRepository = {
+  /** Whether a page of this crawl was already saved as a draft with this title. */
+  async crawlHasDraftTitled(db: Queryable, jobId: string, title: string): Promise<boolean> {
+    const rows = await db.query(`SELECT 1 FROM temp_articles WHERE metadata->>'crawl_task_id' = $1 AND title = $2 LIMIT 1`, [jobId, title])
+    return rows.length > 0
+  },
   async insertStoredFile(db: Queryable, file: StoredFileRecord): Promise<void> {
     await db.query(`INSERT INTO stored_files (s3_key, file_name, content_type, size_bytes) VALUES ($1, $2, $3, $4) ON CONFLICT (s3_key) DO NOTHING`, [
       file.s3Key,

@@ -272,6 +272,25 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(info.body.errored_urls_length).toBeGreaterThanOrEqual(3)
       })
 
+      it('tells apart the drafts of a site whose pages share one <title>: by their headings, else by their addresses', async () => {
+        const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/one-title/`, max_depth: 1, max_pages: 10 } })
+        const done = await waitForIngest(server, started.body.task_id)
+        const imported = done.pages.filter((page: any) => page.status === 'imported')
+        expect(imported).toHaveLength(5)
+        const titleOf = async (page: any) => (await server.call(`/admin/get_temp_content?id=${page.draft_id}`)).body.title as string
+        const titles = new Map<string, string>()
+        for (const page of imported) titles.set(page.url.replace(site.baseUrl, ''), await titleOf(page))
+        // The first page keeps the site's title; each later one is named by its heading.
+        expect(titles.get('/one-title/')).toBe('Acme Help')
+        expect(titles.get('/one-title/reset')).toBe('Resetting your password')
+        expect(titles.get('/one-title/plain')).toBe('Acme Help (/one-title/plain)')
+        // Two pages with one heading: the second is named by its address.
+        expect([titles.get('/one-title/billing'), titles.get('/one-title/card')].sort()).toEqual(
+          expect.arrayContaining(['Paying by card', expect.stringMatching(/^Acme Help \(\/one-title\/(billing|card)\)$/)]),
+        )
+        expect(new Set(titles.values()).size).toBe(5)
+      })
+
       it('stops at max_pages and marks what it did not reach as skipped', async () => {
         const started = await server.call('/admin/crawl', { method: 'POST', body: { start_url: `${site.baseUrl}/guide/watering`, max_depth: 3, max_pages: 2 } })
         const done = await waitForIngest(server, started.body.task_id)
