@@ -207,6 +207,14 @@ describe('a model that says the sources do not answer', () => {
     expect(answer).toMatchObject({ composer: 'model', text: 'The sources do not answer this question.', isFound: false, sources: [], unsupported: [] })
     expect(events.some((event) => event.type === 'sources')).toBe(false)
   })
+
+  it('does so in the language it was asked to write in', async () => {
+    const about = [hit(1, 'Stationnement', 'Les frais de stationnement des visiteurs sont affichés à l’accueil.', 3)]
+    const refusal = 'Les sources ne mentionnent pas les frais de stationnement des visiteurs [1].'
+    const answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(fakeIndex(about)), provider: new ScriptedModel([{ text: refusal }]) })
+    const { answer } = await collect(answerer, { question: 'Quels sont les frais de stationnement des visiteurs ?', settings: SETTINGS, chooseModel: async () => 'model-a' })
+    expect(answer).toMatchObject({ composer: 'model', text: 'Les sources ne mentionnent pas les frais de stationnement des visiteurs.', isFound: false, sources: [] })
+  })
 })
 
 describe('the firewall on passages', () => {

@@ -111,6 +111,54 @@ describe('citation grounding', () => {
     }
   })
 
+  it('knows the sentence in German, French, Spanish, Portuguese, Italian and Dutch, and not a fact told in the negative', () => {
+    for (const sentence of [
+      'Die Quellen enthalten keine Angaben zu Parkgebühren.',
+      'Leider beantworten die Quellen diese Frage nicht.',
+      'Ich konnte dazu in den Quellen nichts finden.',
+      'Es gibt keine Informationen zu Rückerstattungen.',
+      'Les sources ne mentionnent pas les frais de stationnement.',
+      'Aucune des sources ne répond à cette question.',
+      "Je n'ai pas trouvé cette information.",
+      "Malheureusement, il n'y a aucune information sur les remboursements.",
+      'Las fuentes no mencionan el precio.',
+      'No encontré esa información en las fuentes.',
+      'No se encontró información sobre reembolsos.',
+      'No hay información sobre reembolsos.',
+      'Lo siento, ninguna de las fuentes responde a esta pregunta.',
+      'As fontes não respondem a esta pergunta.',
+      'Não há informações sobre reembolsos.',
+      'Não encontrei essa informação.',
+      'Le fonti non menzionano il prezzo.',
+      'Non ho trovato questa informazione.',
+      'Non ci sono informazioni sui rimborsi.',
+      'De bronnen noemen geen parkeertarieven.',
+      'Ik kon dat niet vinden in de bronnen.',
+      'Er is geen informatie over terugbetalingen.',
+      'Geen van de bronnen beantwoordt deze vraag.',
+    ]) {
+      expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(true)
+    }
+    for (const sentence of [
+      'Es gibt keine Gebühr für Besucher.',
+      'Die Quellen werden unter der Antwort angezeigt.',
+      'Gelöschte Artikel werden nicht verwendet.',
+      'Ich kann Entwürfe nicht löschen, nur archivieren.',
+      "Il n'y a pas de frais d'inscription.",
+      'Les documents ne doivent pas être signés à la main.',
+      'Les sources sont listées sous la réponse.',
+      'No hay cargo por la primera visita.',
+      'Las fuentes aparecen bajo la respuesta.',
+      'Não há taxa de inscrição.',
+      'Non ci sono costi di iscrizione.',
+      'Le fonti sono elencate sotto la risposta.',
+      'Er is geen wachttijd.',
+      'De bronnen staan onder het antwoord.',
+    ]) {
+      expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(false)
+    }
+  })
+
   it('needs no citation for headings, lead-ins and short remarks', () => {
     const { grounder } = ground(['## Watering\n', 'Here is what the sources say:\n', 'In short, yes.'])
     expect(grounder.unsupported).toEqual([])

@@ -68,6 +68,41 @@ export function isClaim(sentence: string, minStems = DEFAULT_MIN_CLAIM_STEMS): b
 const THE_SOURCES = String.raw`(?:the\s+(?:sources?|passages?|excerpts?)|the\s+(?:provided|given|available|above|numbered|listed|supplied|retrieved)\s+(?:sources?|passages?|context|documents?|excerpts?|texts?|information|articles?)|the\s+(?:sources?|passages?|context|documents?|information)\s+(?:provided|given|supplied)|(?:none|neither)\s+of\s+(?:the|these|them)(?:\s+(?:sources?|passages?|documents?))?|(?:these|those)\s+(?:sources?|passages?))`
 const SAYS_NOTHING = String.raw`(?:do(?:es)?\s+not|don['’]t|doesn['’]t|did\s+not|didn['’]t|cannot|can['’]t|say\s+nothing|says\s+nothing|(?:contains?|provides?|gives?|offers?|includes?|has|have|mentions?)\s+no)\b`
 /**
+ * The same in the other languages a model is most often asked to write in (the answer follows the question's language,
+ * or KNOWLEDGE_LANGUAGE's): German, French, Spanish, Italian, Portuguese and Dutch. "The sources do not say…", "I
+ * could not find…", "There is no information…". Words start with \p{L} classes, not \b, which knows only ASCII.
+ */
+const OTHER_LANGUAGES_SAY_THE_SOURCES_DO_NOT_ANSWER = [
+  // German: "Die Quellen enthalten keine Angaben zu …", "Leider beantworten die Quellen diese Frage nicht.",
+  // "Ich konnte dazu nichts finden.", "Es gibt keine Informationen zu …"
+  /^(?:leider[,\s]+)?(?:die|diese|keine\s+der)\s+(?:angegebenen\s+|bereitgestellten\s+|vorliegenden\s+)?(?:quellen|passagen|auszüge)\s+(?:\p{L}+\s+){0,6}?(?:nicht|nichts|keine?[nrms]?)(?!\p{L})/iu,
+  /^(?:leider[,\s]+)?(?:beantworten|enthalten|nennen|erwähnen|sagen)\s+(?:die|diese)\s+(?:quellen|passagen|auszüge)\s+(?:\p{L}+\s+){0,6}?(?:nicht|nichts|keine?[nrms]?)(?!\p{L})/iu,
+  /^(?:leider[,\s]+)?ich\s+(?:konnte|kann|habe|finde)\s+(?:\p{L}+\s+){0,6}?(?:nicht|nichts|keine?[nrms]?)\s+(?:\p{L}+\s+){0,3}?(?:finden|gefunden|beantworten|sagen)(?!\p{L})/iu,
+  /^(?:leider[,\s]+)?(?:es\s+gibt|es\s+liegen|dazu\s+gibt\s+es)\s+keine\s+(?:informationen|angaben|hinweise|antwort)(?!\p{L})/iu,
+  // French: "Les sources ne mentionnent pas …", "Aucune des sources ne répond …", "Je n'ai pas trouvé …",
+  // "Il n'y a aucune information sur …"
+  /^(?:(?:malheureusement|désolée?)[,\s]+)?(?:les|ces)\s+(?:sources|passages|extraits)\s+(?:\p{L}+\s+){0,3}?(?:ne|n['’])/iu,
+  /^(?:(?:malheureusement|désolée?)[,\s]+)?aucun(?:e)?\s+des\s+(?:sources|passages|extraits)\s+ne(?!\p{L})/iu,
+  /^(?:(?:malheureusement|désolée?)[,\s]+)?je\s+(?:n['’]ai\s+pas\s+(?:trouvé|pu)|ne\s+(?:trouve|peux|sais)\s+pas)/iu,
+  /^(?:(?:malheureusement|désolée?)[,\s]+)?il\s+n['’]y\s+a\s+(?:pas|aucune?)\s+(?:d['’]|de\s+)?(?:informations?|mention|réponse|indications?|détails?|précisions?)(?!\p{L})/iu,
+  // Spanish and Portuguese: "Las fuentes no mencionan …", "Ninguna de las fuentes …", "No encontré …",
+  // "No hay información …", "As fontes não respondem …", "Não encontrei …", "Não há informações …"
+  /^(?:(?:lamentablemente|lo\s+siento|infelizmente|desculpe)[,\s]+)?(?:las|estas|as|essas)\s+(?:fuentes|fontes|pasajes|passagens)\s+(?:\p{L}+\s+){0,3}?(?:no|não)(?!\p{L})/iu,
+  /^(?:(?:lamentablemente|lo\s+siento|infelizmente|desculpe)[,\s]+)?(?:ninguna\s+de\s+las|nenhuma\s+das)\s+(?:fuentes|fontes)(?!\p{L})/iu,
+  /^(?:(?:lamentablemente|lo\s+siento|infelizmente|desculpe)[,\s]+)?(?:no|não)\s+(?:se\s+|he\s+|pude\s+|puedo\s+|consegui\s+|posso\s+)?encontr\p{L}*(?!\p{L})/iu,
+  /^(?:(?:lamentablemente|lo\s+siento|infelizmente|desculpe)[,\s]+)?(?:no\s+hay|não\s+há|não\s+existem?)\s+(?:ninguna\s+|nenhuma\s+)?(?:información|informaciones|informação|informações|mención|menção|respuesta|resposta|datos|dados|detalles|detalhes)(?!\p{L})/iu,
+  // Italian: "Le fonti non menzionano …", "Nessuna delle fonti …", "Non ho trovato …", "Non ci sono informazioni …"
+  /^(?:(?:purtroppo|mi\s+dispiace)[,\s]+)?(?:le|queste)\s+(?:fonti|passaggi)\s+(?:\p{L}+\s+){0,3}?non(?!\p{L})/iu,
+  /^(?:(?:purtroppo|mi\s+dispiace)[,\s]+)?(?:nessuna\s+delle\s+fonti|non\s+(?:ho\s+trovato|sono\s+riuscit\p{L}\s+a\s+trovare))(?!\p{L})/iu,
+  /^(?:(?:purtroppo|mi\s+dispiace)[,\s]+)?non\s+(?:ci\s+sono|c['’]è)\s+(?:alcuna\s+|nessuna\s+)?(?:informazion[ei]|menzione|risposta|dettagli|indicazion[ei])(?!\p{L})/iu,
+  // Dutch: "De bronnen noemen geen …", "Geen van de bronnen …", "Ik kon dat niet vinden", "Er is geen informatie …"
+  /^(?:helaas[,\s]+)?(?:de|deze)\s+(?:bronnen|passages|fragmenten)\s+(?:\p{L}+\s+){0,6}?(?:niet|niets|geen)(?!\p{L})/iu,
+  /^(?:helaas[,\s]+)?geen\s+van\s+de\s+(?:bronnen|passages|fragmenten)(?!\p{L})/iu,
+  /^(?:helaas[,\s]+)?ik\s+(?:kon|kan|heb)\s+(?:\p{L}+\s+){0,6}?(?:niet|niets|geen)\s+(?:\p{L}+\s+){0,3}?(?:vinden|gevonden|beantwoorden)(?!\p{L})/iu,
+  /^(?:helaas[,\s]+)?er\s+(?:is|zijn|staat)\s+geen\s+(?:informatie|vermelding|antwoord|gegevens|details)(?!\p{L})/iu,
+]
+
+/**
  * A sentence saying that the sources do not answer: "The sources do not answer this question.", "None of the passages
  * mention parking.", "I could not find that in the knowledge base.", "There is no information about it." The prompt asks
  * a model to say so when the sources do not answer; such a sentence states nothing a source could support.
@@ -77,6 +112,7 @@ const SAYS_THE_SOURCES_DO_NOT_ANSWER = [
   new RegExp(String.raw`^(?:(?:none|neither)\s+of\s+(?:them|(?:the|these)\s+(?:sources?|passages?|documents?)))\s+(?:answers?|says?|mentions?|covers?|contains?|addresses?|explains?)\b`, 'i'),
   /^(?:(?:however|unfortunately|sorry|but)\b[,\s]*)?I\s+(?:could\s+not|couldn['’]t|cannot|can['’]t|can\s+not|do\s+not|don['’]t|was\s+unable\s+to|am\s+unable\s+to|did\s+not|didn['’]t)\s+(?:find|know|see|locate|answer|have)\b/i,
   /^(?:(?:however|unfortunately|sorry|but)\b[,\s]*)?there\s+(?:is|are|was)\s+no\s+(?:information|mention|answer|details?|data|sources?)\b/i,
+  ...OTHER_LANGUAGES_SAY_THE_SOURCES_DO_NOT_ANSWER,
 ]
 
 export function saysTheSourcesDoNotAnswer(sentence: string): boolean {
