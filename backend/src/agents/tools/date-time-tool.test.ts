@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createDateTimeTool } from './date-time-tool'
+import { createDateTimeTool, easterSunday } from './date-time-tool'
 
 const tool = createDateTimeTool()
 const offersDate = (question: string) => tool.inputFor(question) !== undefined
@@ -82,9 +82,28 @@ describe('counting the days to a day of the calendar', () => {
     expect(await answer('How many days until 30 November?')).toContain('That is today.')
   })
 
+  it('counts to the days that move from year to year by a rule: Easter and the days it sets, Thanksgiving', async () => {
+    expect(await answer('How many days until Easter?')).toContain('Easter Sunday (Sunday, 28 March 2027) is 118 days away.')
+    expect(await answer('How many days until Good Friday?')).toContain('Good Friday (Friday, 26 March 2027) is 116 days away.')
+    expect(await answer('How long until Pentecost?')).toContain('Pentecost (Sunday, 16 May 2027)')
+    // This year's was last Thursday: next year's.
+    expect(await answer('How many days until Thanksgiving?')).toContain('Thanksgiving (United States) (Thursday, 25 November 2027) is 360 days away.')
+  })
+
+  it('finds Easter Sunday in any year of the Gregorian calendar', () => {
+    const known: [number, string][] = [
+      [1961, '1961-04-02'], [2000, '2000-04-23'], [2008, '2008-03-23'], [2011, '2011-04-24'], [2019, '2019-04-21'], [2024, '2024-03-31'],
+      [2025, '2025-04-20'], [2026, '2026-04-05'], [2038, '2038-04-25'], [2285, '2285-03-22'],
+    ]
+    for (const [year, date] of known) {
+      const easter = easterSunday(year)
+      expect(`${easter.year}-${String(easter.month).padStart(2, '0')}-${String(easter.day).padStart(2, '0')}`, String(year)).toBe(date)
+    }
+  })
+
   it('tells only the date where the calendar does not fix the day', async () => {
     const dateOnly = 'The current date and time in Europe/Paris: Monday, 30 November 2026 at 20:00.'
-    expect(await answer('How many days until Easter?')).toBe(dateOnly)
+    expect(await answer("How many days until Mother's Day?")).toBe(dateOnly)
     expect(await answer('How many days until 31 February?')).toBe(dateOnly)
     expect(await answer('What day is it today?')).toBe(dateOnly)
   })

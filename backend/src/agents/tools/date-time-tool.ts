@@ -24,7 +24,7 @@ const END = String.raw`(?=\s*(?:[?.!,;:]|$|(?:and|or|but|please)\b))`
 const WEEKDAY = String.raw`(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)`
 // "May" alone is a verb as often as a month: it counts with a day ("May 1", "1st of May").
 const MONTH = String.raw`(?:january|february|march|april|june|july|august|september|october|november|december|may\s+\d{1,2}\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?may)`
-const HOLIDAY = String.raw`(?:christmas|xmas|new\s+year|easter|halloween|thanksgiving|valentine'?s(?:\s+day)?|hanukkah|ramadan|diwali|midsummer)`
+const HOLIDAY = String.raw`(?:christmas|xmas|new\s+year|easter|good\s+friday|ascension|pentecost|whitsun|whit\s+sunday|halloween|thanksgiving|valentine'?s(?:\s+day)?|(?:mother|father)'?s\s+day|hanukkah|ramadan|diwali|midsummer)`
 /** A point of the calendar or the clock that a span from now can reach. */
 const POINT = String.raw`(?:${WEEKDAY}|${MONTH}|${HOLIDAY}|midnight|noon|tomorrow|\d{4}\b|\d{1,2}[/.-]\d{1,2}\b|(?:the|this|next)\s+(?:weekend|holidays|week|month|year|quarter)|(?:the\s+)?(?:end|start|beginning)\s+of\s+(?:the\s+|this\s+|next\s+)?(?:day|week|month|year|quarter))`
 
@@ -59,6 +59,9 @@ export function describeNow(now: Date, timezone: string): string {
   return `The current date and time in ${timezone}: ${format.format(now)}.`
 }
 
+/** A day as year, month (1–12) and day of the month. */
+type CalendarDay = { year: number; month: number; day: number }
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 /** Days of the calendar that fall on the same date every year, by how a question names them. */
@@ -71,11 +74,43 @@ const FIXED_DAYS: readonly [RegExp, number, number, string][] = [
   [/^valentine'?s(?:\s+day)?$/, 2, 14, "Valentine's Day"],
   [/^(?:the\s+)?end\s+of\s+(?:the|this)\s+year$/, 12, 31, 'the end of the year'],
 ]
+/** Easter Sunday of a year in the Gregorian calendar (the Western churches' date), by the anonymous Gregorian computus. */
+export function easterSunday(year: number): CalendarDay {
+  const golden = year % 19
+  const century = Math.floor(year / 100)
+  const ofCentury = year % 100
+  const leapCorrection = Math.floor(century / 4)
+  const moonCorrection = Math.floor((century + 8) / 25)
+  const epact = (19 * golden + century - leapCorrection - Math.floor((century - moonCorrection + 1) / 3) + 15) % 30
+  const weekdayShift = (32 + 2 * (century % 4) + 2 * Math.floor(ofCentury / 4) - epact - (ofCentury % 4)) % 7
+  const lateCorrection = Math.floor((golden + 11 * epact + 22 * weekdayShift) / 451)
+  const monthAndDay = epact + weekdayShift - 7 * lateCorrection + 114
+  return { year, month: Math.floor(monthAndDay / 31), day: (monthAndDay % 31) + 1 }
+}
+
+/** The day `offset` days after `day`. */
+function plusDays(day: CalendarDay, offset: number): CalendarDay {
+  const date = new Date(Date.UTC(day.year, day.month - 1, day.day + offset))
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() }
+}
+
+/** Days whose date moves from year to year, by how a question names them: each gives its date in a year. */
+const MOVING_DAYS: readonly [RegExp, (year: number) => CalendarDay, string][] = [
+  [/^easter(?:\s+sunday|\s+day)?$/, easterSunday, 'Easter Sunday'],
+  [/^good\s+friday$/, (year) => plusDays(easterSunday(year), -2), 'Good Friday'],
+  [/^easter\s+monday$/, (year) => plusDays(easterSunday(year), 1), 'Easter Monday'],
+  [/^ascension(?:\s+day)?$/, (year) => plusDays(easterSunday(year), 39), 'Ascension Day'],
+  [/^(?:pentecost|whitsun|whit\s+sunday)$/, (year) => plusDays(easterSunday(year), 49), 'Pentecost'],
+  [/^(?:us\s+|american\s+)?thanksgiving(?:\s+day)?$/, (year) => {
+    // The fourth Thursday of November.
+    const firstWeekday = new Date(Date.UTC(year, 10, 1)).getUTCDay()
+    return { year, month: 11, day: 1 + ((4 - firstWeekday + 7) % 7) + 21 }
+  }, 'Thanksgiving (United States)'],
+]
+
 /** "How many days until Christmas?": the count asked for and what it runs to. */
 const DAYS_UNTIL = /\bhow\s+(?:many\s+(?:more\s+)?(days|weeks|sleeps|nights)|long)\b[^.?!]*?\b(?:until|till|til|to|before)\s+([^.?!,;]+)/i
 
-/** A day as year, month (1–12) and day of the month. */
-type CalendarDay = { year: number; month: number; day: number }
 const dayNumber = (day: CalendarDay) => Date.UTC(day.year, day.month - 1, day.day) / 86_400_000
 
 /** Today in a time zone; throws for an unknown zone. */
@@ -96,8 +131,9 @@ function nextDate(today: CalendarDay, month: number, day: number, year?: number)
 
 /**
  * What a "how many days until …" question counts to, when the calendar fixes it: a day with a fixed date (Christmas,
- * New Year's Day, the end of the year), a date ("14 March", "March 14th, 2027") or a weekday (the next one: "until
- * Monday" asked on a Monday is a week away). Days that move from year to year (Easter) and other spans are left to the date alone.
+ * New Year's Day, the end of the year), a day that moves from year to year but follows a rule (Easter and the days
+ * it sets, Thanksgiving in the United States), a date ("14 March", "March 14th, 2027") or a weekday (the next one:
+ * "until Monday" asked on a Monday is a week away). Other spans are left to the date alone.
  */
 export function daysUntil(question: string, now: Date, timezone: string): { days: number; unit: string; label: string; date: CalendarDay } | undefined {
   const match = DAYS_UNTIL.exec(question.replace(/[’‘`´]/g, "'").replace(/\s+/g, ' '))
@@ -108,9 +144,15 @@ export function daysUntil(question: string, now: Date, timezone: string): { days
   let date: CalendarDay | undefined
   let label = ''
   const fixed = FIXED_DAYS.find(([pattern]) => pattern.test(target))
+  const moving = MOVING_DAYS.find(([pattern]) => pattern.test(target))
   if (fixed) {
     date = nextDate(today, fixed[1], fixed[2])
     label = fixed[3]
+  } else if (moving) {
+    // This year's, unless it has passed: then next year's.
+    const [, dateIn, name] = moving
+    date = dayNumber(dateIn(today.year)) >= dayNumber(today) ? dateIn(today.year) : dateIn(today.year + 1)
+    label = name
   } else if (WEEKDAYS.includes(target)) {
     const todayWeekday = new Date(Date.UTC(today.year, today.month - 1, today.day)).getUTCDay()
     // "Until Monday" asked on a Monday means the next one.
