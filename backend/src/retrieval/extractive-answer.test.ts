@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, countChunkTerms, createIndexedChunk } from './bm25-index';
 import { splitSentences } from './chunker';
-import { composeExtractiveAnswer, definitionFinder, joinAnswerPieces, labelPatterns, layOutAnswer, namedLabel, rankAnswerSentences, type AnswerSource, type ExtractiveAnswerOptions } from './extractive-answer';
+import { composeExtractiveAnswer, cutRunOnSentence, definitionFinder, joinAnswerPieces, labelPatterns, layOutAnswer, namedLabel, rankAnswerSentences, type AnswerSource, type ExtractiveAnswerOptions } from './extractive-answer';
 
 const sources: AnswerSource[] = [
   {
@@ -1273,6 +1273,47 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(composeExtractiveAnswer('How long does it take to publish?', guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text)).toEqual([
       'Publishing takes a few seconds for a handful of drafts.',
     ]);
+  });
+});
+
+describe('run-on text (a transcript without punctuation)', () => {
+  const transcript =
+    '[0:00] welcome back to the garden today we are going to talk about tomatoes and how to keep them healthy through the summer so the first thing is watering you want to water deeply at the base of the plant not on the leaves and you want to do it twice a week more often when it is really hot and then mulch is important because it keeps the roots cool and it keeps the moisture in the soil and the third thing is pruning you take off the suckers that grow between the main stem and the branches so the plant puts its energy into the fruit and finally feeding once the first fruits set you can give them a tomato feed every two weeks and that is really all there is to it see you next time';
+  const video: AnswerSource[] = [{ articleId: 40, title: 'Tomato care (video)', text: transcript }, ...otherArticles(41)];
+  const weights = idfOf(video);
+
+  it('quotes the part that answers, not the whole minute from its start', () => {
+    const asked: [string, string[]][] = [
+      ['How often should I water tomatoes?', ['water deeply', 'twice a week']],
+      ['What are suckers?', ['suckers that grow between the main stem and the branches']],
+      ['When should I feed tomatoes?', ['once the first fruits set', 'a tomato feed every two weeks']],
+      ['Why mulch tomatoes?', ['mulch is important because it keeps the roots cool']],
+    ];
+    for (const [question, says] of asked) {
+      const answer = composeExtractiveAnswer(question, [video[0] as AnswerSource], weights);
+      const words = (answer?.text ?? '').replace(/\s*\[\d+\]/g, '').split(' ');
+      for (const part of says) expect(answer?.text, question).toContain(part);
+      expect(words.length, question).toBeLessThanOrEqual(40);
+      // The transcript's own words, in order.
+      for (const sentence of answer?.sentences ?? []) expect(transcript).toContain(sentence.text);
+    }
+  });
+
+  it('cuts only sentences of 80 words or more, into overlapping windows of the words in order', () => {
+    const short = { text: 'Water tomato plants deeply twice a week.', kind: 'text' as const, block: 0 };
+    expect(cutRunOnSentence(short)).toEqual([short]);
+    const windows = cutRunOnSentence({ text: transcript, kind: 'text', block: 3 }, 7);
+    expect(windows.length).toBeGreaterThan(5);
+    for (const window of windows) {
+      expect(window.block).toBe(3);
+      expect(window.window?.of).toBe(7);
+      expect(transcript.split(' ').slice(window.window?.from, window.window?.to).join(' ')).toBe(window.text);
+      expect(window.text.split(' ').length).toBeLessThanOrEqual(45);
+    }
+    // Every word is in some window, and windows overlap: each one starts inside the one before.
+    expect(windows[0]?.window?.from).toBe(0);
+    expect(windows.at(-1)?.window?.to).toBe(transcript.split(' ').length);
+    for (let index = 1; index < windows.length; index++) expect(windows[index]?.window?.from).toBeLessThan(windows[index - 1]?.window?.to as number);
   });
 });
 

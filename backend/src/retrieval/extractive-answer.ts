@@ -119,7 +119,7 @@ export const defaultExtractiveAnswerOptions: Readonly<Required<ExtractiveAnswerO
   minSourceCoverage: 0,
   minFreshCoverage: 0,
   maxScoreGap: 0.15,
-  maxWords: 60,
+  maxWords: 70,
   maxRedundancy: 0.75,
 });
 /**
@@ -207,6 +207,7 @@ interface Candidate {
   sourceIndex: number;
   sentenceIndex: number;
   block: number;
+  window?: RunOnWindow;
   words: number;
   /** Question terms the sentence contains. */
   terms: Set<string>;
@@ -248,6 +249,8 @@ function termWeight(weightOf: (term: string) => number, term: string): number {
 
 /** A passage's sentence with what ranking needs of it, whatever the question. */
 interface AnalyzedSentence extends SentenceInfo {
+  /** For a window of run-on text, where it lies in it. */
+  window?: RunOnWindow;
   stems: string[];
   words: string[];
   /** The sentence normalised, for answer-type checks. */
@@ -285,8 +288,68 @@ function keptByText<T>(compute: (text: string) => T): (text: string) => T {
   };
 }
 
+/** A sentence this long is run-on text (a transcript without punctuation): it is read in overlapping windows. */
+const RUN_ON_WORDS = 80;
+/** Run-on text is cut into stretches of about this many words; a window is RUN_ON_WINDOW_STRETCHES stretches in a row. */
+const RUN_ON_STRETCH_WORDS = 10;
+const RUN_ON_WINDOW_STRETCHES = 3;
+/** Words that begin a new thought in unpunctuated speech: a stretch ends before one rather than anywhere. */
+const STARTS_A_THOUGHT = /^(?:so|and|but|then|now|first|second|third|next|finally|also|okay|ok|well|today|once)$/i;
+/** Words that lead into what follows them: a stretch does not end on one. */
+const LEADS_INTO = /^(?:the|a|an|so|and|but|or|to|of|in|on|at|for|with|then|that|this|is|are|you|we|i|it|because|when|if)$/i;
+
+/** Where a window of run-on text lies in it: which run-on sentence of the passage, and its words [from, to). */
+export interface RunOnWindow {
+  of: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Run-on text (speech transcribed without punctuation: one "sentence" of a minute's words) read as windows that can be
+ * quoted alone, as sentences are: it is cut into stretches of about RUN_ON_STRETCH_WORDS words, each ending before a
+ * word that starts a new thought where one comes late enough and not on a word that leads into the next ("the",
+ * "because"), and each window is RUN_ON_WINDOW_STRETCHES stretches in a row, starting at every stretch: whatever a
+ * stretch says is read with what comes before it and after it. A window is the text's own words in order; an answer
+ * quotes windows that do not overlap. Other sentences stay whole. `of` names the run-on sentence.
+ */
+export function cutRunOnSentence(sentence: SentenceInfo, of = 0): (SentenceInfo & { window?: RunOnWindow })[] {
+  if (sentence.kind !== 'text' || sentence.quoted !== undefined) return [sentence];
+  const words = sentence.text.split(' ');
+  if (words.length < RUN_ON_WORDS) return [sentence];
+  const cuts = [0];
+  const half = Math.floor(RUN_ON_STRETCH_WORDS / 2);
+  for (let start = 0; start < words.length; ) {
+    let end = Math.min(words.length, start + RUN_ON_STRETCH_WORDS);
+    if (words.length - end < half) end = words.length;
+    else {
+      // The word that starts a new thought nearest the stretch's length, a little before or after it.
+      let nearest: number | undefined;
+      for (let cut = start + half + 1; cut < Math.min(words.length, end + half); cut++) {
+        if (STARTS_A_THOUGHT.test(words[cut] ?? '') && (nearest === undefined || Math.abs(cut - end) < Math.abs(nearest - end))) nearest = cut;
+      }
+      if (nearest !== undefined) end = nearest;
+      // "… and the | third thing is …": the words that lead into the new thought go with it.
+      while (end - 1 > start + half && LEADS_INTO.test(words[end - 1] ?? '')) end -= 1;
+    }
+    cuts.push(end);
+    start = end;
+  }
+  const windows: (SentenceInfo & { window: RunOnWindow })[] = [];
+  for (let index = 0; index + RUN_ON_WINDOW_STRETCHES < cuts.length || index === 0; index++) {
+    const from = cuts[index] as number;
+    const to = cuts[Math.min(cuts.length - 1, index + RUN_ON_WINDOW_STRETCHES)] as number;
+    windows.push({ ...sentence, text: words.slice(from, to).join(' '), window: { of, from, to } });
+  }
+  return windows;
+}
+
+/** Whether two windows of one passage's run-on text share words. */
+const overlaps = (one: RunOnWindow | undefined, other: RunOnWindow | undefined) =>
+  one !== undefined && other !== undefined && one.of === other.of && one.from < other.to && other.from < one.to;
+
 const analyzedPassage = keptByText((text): readonly AnalyzedSentence[] =>
-  analyzeSentences(text).map((sentence) => {
+  analyzeSentences(text).flatMap((sentence, index) => cutRunOnSentence(sentence, index)).map((sentence) => {
     const { terms: stems, words } = tokenizeWithWords(sentence.text);
     const normalized = normalize(sentence.text);
     return { ...sentence, stems, words, normalized, key: normalized.replace(/\s+/g, ' '), wordCount: countWords(sentence.text) };
@@ -333,6 +396,8 @@ export interface AnswerCandidate {
   sentenceIndex: number;
   /** The block of its passage it is in (a paragraph, a list): sentences of one block go on from each other. */
   block?: number;
+  /** For a window of run-on text: where it lies in it (an answer quotes no two windows that overlap). */
+  window?: RunOnWindow;
   /** Question terms the sentence contains. */
   terms: ReadonlySet<string>;
   /** Share of the question's weight the sentence covers (corpus weights only). */
@@ -1110,6 +1175,7 @@ export function rankAnswerSentences(
         sourceIndex,
         sentenceIndex,
         block: sentence.block,
+        ...(sentence.window ? { window: sentence.window } : {}),
         terms,
         headingTerms,
         contextTerms,
@@ -1260,11 +1326,12 @@ export function rankAnswerSentences(
     ? bestList(sources, weights, totalWeight, true, 'coverage', actions, quotesQuestion, objects, sayingPhrasal.length > 0 ? (text) => phrasal?.says.test(normalize(text)) === true : undefined)
     : undefined;
   return {
-    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, block, terms, contextTerms, followsStep, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition, headedByQuestion }) => ({
+    candidates: candidates.map(({ text, sourceIndex, sentenceIndex, block, window, terms, contextTerms, followsStep, coverage, typeMatch, score, list, introduces, continuedBy, definesIt, definition, headedByQuestion }) => ({
       text,
       sourceIndex,
       sentenceIndex,
       block,
+      ...(window ? { window } : {}),
       // What comes of a step says what the step did: a further sentence naming it says nothing new.
       terms: followsStep ? new Set([...terms, ...contextTerms]) : terms,
       coverage,
@@ -1494,6 +1561,7 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
   for (const [position, candidate] of candidates.entries()) {
     if (position === firstPosition) continue;
     if (chosen.length >= maxSentences) break;
+    if (chosen.some((one) => one.sourceIndex === candidate.sourceIndex && overlaps(one.window, candidate.window))) continue;
     // Short answers: a further sentence only while the answer stays within maxWords.
     if (chosenWords + (words[position] ?? 0) > maxWords) continue;
     // A sentence that announces a list ("You can:") says nothing without it, nor an item that only completes its list's
