@@ -1,8 +1,9 @@
 import type { Backend } from '../app'
 
 /**
- * A digest of every table of the database but the request limits' counts (row count and an md5 of all rows), to show that a refused request
- * changed nothing. The tables are listed from the catalogue, so a table added later is covered too.
+ * A digest of every table of the database but the request limits' counts (row count and an md5 of all rows), to
+ * show that a refused request changed nothing. The tables are listed from the catalogue, so a table added later is
+ * covered too.
  */
 export async function databaseFingerprint(db: Backend['db']): Promise<string> {
   const tables = await db.query<{ table_name: string }>(
