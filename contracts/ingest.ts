@@ -1,7 +1,30 @@
 import { z } from 'zod'
 import { JobStatus } from './articles'
 
-/** One file of an upload: the drafts it became, or why it did not become any. */
+/**
+ * A draft or published article that an imported document was identical to: the same title and the same content once
+ * white space is trimmed and collapsed (ADR 311). No draft is made for such a document.
+ */
+export const KnowledgeMatch = z.object({
+  kind: z.enum(['draft', 'article']),
+  id: z.number().int(),
+  /** Its title when the import met it. */
+  title: z.string(),
+})
+export type KnowledgeMatch = z.infer<typeof KnowledgeMatch>
+
+/** A document of an uploaded file that was already in the knowledge base. */
+export const DuplicateDocument = z.object({
+  /** Its row in a file of several documents (a CSV, from 1); null in a file of one document. */
+  row: z.number().int().nullable(),
+  duplicate_of: KnowledgeMatch,
+})
+export type DuplicateDocument = z.infer<typeof DuplicateDocument>
+
+/**
+ * One file of an upload: the drafts it became, or why it did not become any. A file whose every document was already
+ * in the knowledge base is imported with no drafts, its documents listed in duplicates.
+ */
 export const IngestFileResult = z.object({
   file_name: z.string(),
   s3_key: z.string(),
@@ -10,13 +33,15 @@ export const IngestFileResult = z.object({
   status: z.enum(['pending', 'imported', 'failed']),
   draft_ids: z.array(z.number().int()),
   error: z.string().nullable(),
+  /** The file's documents that made no draft because they were already in the knowledge base; null until it is read, and when it failed. */
+  duplicates: z.array(DuplicateDocument).nullable(),
 })
 export type IngestFileResult = z.infer<typeof IngestFileResult>
 
 /**
- * One URL a crawl met. imported: became a draft; visited: fetched, no draft (a redirect, no text, noindex);
- * failed: could not be fetched or read; excluded: kept out (other site, pattern, robots.txt); skipped: not
- * reached before the page limit; pending: not fetched yet.
+ * One URL a crawl met. imported: became a draft; visited: fetched, no draft (a redirect, no text, noindex, already in
+ * the knowledge base); failed: could not be fetched or read; excluded: kept out (other site, pattern, robots.txt);
+ * skipped: not reached before the page limit; pending: not fetched yet.
  */
 export const CrawlPageResult = z.object({
   url: z.string(),
@@ -25,6 +50,8 @@ export const CrawlPageResult = z.object({
   draft_id: z.number().int().nullable(),
   reason: z.string().nullable(),
   redirected_to: z.string().nullable(),
+  /** The draft or article the page was identical to, when it was visited for that reason; else null. */
+  duplicate_of: KnowledgeMatch.nullable(),
 })
 export type CrawlPageResult = z.infer<typeof CrawlPageResult>
 

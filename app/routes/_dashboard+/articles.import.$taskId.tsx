@@ -1,9 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
-import type { CrawlPageResult, IngestFileResult } from '../../../contracts/ingest'
 import * as table from '~/components/data-table/data-table.css'
 import { TableScroll } from '~/components/data-table/table-scroll'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { filesForScreen } from '~/components/import/file-results'
+import { DraftLinks, FileResult, PageNote, PageResult } from '~/components/import/import-results'
 import { PollAgain } from '~/components/poll'
 import { Button } from '~/components/ui/button'
 import { ApiError } from '~/models/api.server'
@@ -20,7 +21,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const api = await requireApiSession(request)
   if (!isTaskId(params.taskId)) throw new Response('There is no import with this id.', { status: 404, statusText: 'Not Found' })
   try {
-    return json({ progress: await getIngestProgress(api, params.taskId) })
+    const progress = await getIngestProgress(api, params.taskId)
+    return json({ progress: { ...progress, files: filesForScreen(progress) } })
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw new Response('There is no import with this id.', { status: 404, statusText: 'Not Found' })
     throw error
@@ -40,16 +42,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw error
   }
   return redirectWithToast(request, here, { summary: 'All Ok', message: 'Crawl stopped' })
-}
-
-const FILE_STATUS: Record<IngestFileResult['status'], string> = { pending: 'Waiting', imported: 'Imported', failed: 'Failed' }
-const PAGE_STATUS: Record<CrawlPageResult['status'], string> = {
-  pending: 'Waiting',
-  imported: 'Imported',
-  visited: 'Visited, no draft',
-  failed: 'Failed',
-  excluded: 'Excluded',
-  skipped: 'Not reached',
 }
 
 export default function ImportProgressRoute() {
@@ -93,8 +85,12 @@ export default function ImportProgressRoute() {
               {progress.files.map((file) => (
                 <tr key={file.s3_key}>
                   <td className={table.longValue}>{file.file_name}</td>
-                  <td>{file.status === 'failed' ? `Failed: ${file.error}` : FILE_STATUS[file.status]}</td>
-                  <td>{file.draft_ids.length ? file.draft_ids.map((id) => `#${id}`).join(', ') : '—'}</td>
+                  <td>
+                    <FileResult file={file} />
+                  </td>
+                  <td>
+                    <DraftLinks ids={file.draft_ids} />
+                  </td>
                   <td>
                     <a href={`/articles/import/original?${new URLSearchParams({ s3_key: file.s3_key })}`}>
                       Download
@@ -107,7 +103,7 @@ export default function ImportProgressRoute() {
         </TableScroll>
       ) : (
         <TableScroll label="Pages">
-          <table aria-label="Pages">
+          <table aria-label="Pages" className={table.fitsPhone}>
             <thead>
               <tr>
                 <th>Address</th>
@@ -119,13 +115,14 @@ export default function ImportProgressRoute() {
             <tbody>
               {progress.pages.map((page) => (
                 <tr key={page.url}>
-                  <td style={{ wordBreak: 'break-all' }}>{page.url}</td>
+                  <td className={table.longValue}>{page.url}</td>
                   <td>{page.depth}</td>
                   <td>
-                    {PAGE_STATUS[page.status]}
-                    {page.draft_id ? ` (draft #${page.draft_id})` : ''}
+                    <PageResult page={page} />
                   </td>
-                  <td>{page.redirected_to ? `Redirects to ${page.redirected_to}` : (page.reason ?? '')}</td>
+                  <td>
+                    <PageNote page={page} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -11,6 +11,7 @@ import * as organizationsAndApiKeys from './migrations/010-organizations-and-api
 import * as accountPasswordLinks from './migrations/011-account-password-links'
 import * as conversationThreads from './migrations/012-conversation-threads'
 import * as sharedLimits from './migrations/013-shared-limits'
+import * as identicalImports from './migrations/014-identical-imports'
 
 /** Forward-only migrations, applied in order; an applied migration is never edited, only followed by a new one. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -26,6 +27,7 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   { id: '011-account-password-links', sql: accountPasswordLinks.sql },
   { id: '012-conversation-threads', sql: conversationThreads.sql },
   { id: '013-shared-limits', sql: sharedLimits.sql },
+  { id: '014-identical-imports', sql: identicalImports.sql },
 ]
 
 // Any constant works; it only has to be the same for every process migrating this database.

@@ -11,7 +11,7 @@ import { sniffFormat } from '../../ingest/sniff-format'
 import { FetchRefusedError } from '../../ingest/ssrf-guard'
 import { JobAbandonedError, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
 import { articlesRepository } from '../articles/articles.repository'
-import { AlreadySettledError, CRAWL_JOB, JobInterruptedError } from './ingest-job'
+import { AlreadySettledError, alreadyThereReason, CRAWL_JOB, JobInterruptedError } from './ingest-job'
 import { ingestRepository as repository, type PendingPage } from './ingest.repository'
 
 type CrawlPayload = Pick<CrawlBody, 'start_url' | 'max_depth' | 'max_pages' | 'exclude_patterns'>
@@ -28,6 +28,18 @@ export interface CrawlOptions {
   /** The longest a crawl may take from its request, restarts included: then it fails, its pages not reached skipped. */
   maxMinutes: number
   extraction: ExtractionLimits
+}
+
+/** The names a page's draft may have, in order of preference: its title, its heading, its title with its path. */
+function namesOf(title: string, heading: string | undefined, url: string): string[] {
+  const { pathname, search } = new URL(url)
+  let where = pathname + search
+  try {
+    where = decodeURIComponent(where)
+  } catch {
+    // Not valid percent-encoding: the address as it was written.
+  }
+  return [...new Set([title, ...(heading ? [heading] : []), `${title} (${where})`.slice(0, 300)])]
 }
 
 /** What reading one fetched page gave: a document for a draft (or a note why none), and the links to follow. */
@@ -194,12 +206,21 @@ export class CrawlService {
         }
         let isSettled: boolean
         if (reading.document) {
-          const draftId = await articlesRepository.insertDraft(tx, {
-            title: await this.distinctTitle(tx, job.id, reading, landedOn),
-            content: reading.document.content,
-            metadata: { source: landedOn, url: landedOn, crawl_task_id: job.id, depth: page.depth },
-          })
-          isSettled = await repository.settleCrawlPage(tx, job.id, landedOn, { status: 'imported', draftId })
+          await repository.lockIdentityCheck(tx)
+          const names = namesOf(reading.document.title, reading.heading, landedOn)
+          // Already in the knowledge base under any name this page would be given (ADR 311): a crawl of the site again
+          // may name a page otherwise, as the pages that took a name the first time make no draft this time.
+          const match = await repository.findIdenticalDocument(tx, { titles: names, content: reading.document.content })
+          if (match) {
+            isSettled = await repository.settleCrawlPage(tx, job.id, landedOn, { status: 'visited', reason: alreadyThereReason(match), duplicateOf: match })
+          } else {
+            const draftId = await articlesRepository.insertDraft(tx, {
+              title: await this.distinctTitle(tx, job.id, names),
+              content: reading.document.content,
+              metadata: { source: landedOn, url: landedOn, crawl_task_id: job.id, depth: page.depth },
+            })
+            isSettled = await repository.settleCrawlPage(tx, job.id, landedOn, { status: 'imported', draftId })
+          }
         } else {
           isSettled = await repository.settleCrawlPage(tx, job.id, landedOn, { status: 'visited', reason: reading.note ?? null })
         }
@@ -216,19 +237,9 @@ export class CrawlService {
    * The draft's title: the page's own, unless an earlier page of this crawl took it (a site whose pages all have one
    * `<title>`, its name); then the page's heading, else its title with its path, so that each draft can be told apart.
    */
-  private async distinctTitle(tx: Queryable, jobId: string, reading: PageReading, url: string): Promise<string> {
-    const title = reading.document?.title ?? ''
-    if (!(await repository.crawlHasDraftTitled(tx, jobId, title))) return title
-    const heading = reading.heading
-    if (heading && !(await repository.crawlHasDraftTitled(tx, jobId, heading))) return heading
-    const { pathname, search } = new URL(url)
-    let where = pathname + search
-    try {
-      where = decodeURIComponent(where)
-    } catch {
-      // Not valid percent-encoding: the address as it was written.
-    }
-    return `${title} (${where})`.slice(0, 300)
+  private async distinctTitle(tx: Queryable, jobId: string, names: string[]): Promise<string> {
+    for (const name of names.slice(0, -1)) if (!(await repository.crawlHasDraftTitled(tx, jobId, name))) return name
+    return names[names.length - 1]
   }
 
   private async recordLinks(tx: Queryable, jobId: string, links: string[], depth: number, scope: CrawlScope): Promise<void> {

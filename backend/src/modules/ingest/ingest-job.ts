@@ -1,3 +1,5 @@
+import type { KnowledgeMatch } from '../../../../contracts/ingest'
+
 /** Thrown by an ingestion job when the backend stops: the job goes back to the queue and resumes from its tables. */
 export class JobInterruptedError extends Error {
   override readonly name = 'JobInterruptedError'
@@ -9,6 +11,11 @@ export class JobInterruptedError extends Error {
 /** Thrown inside a transaction to roll it back when another attempt already settled the same item. */
 export class AlreadySettledError extends Error {
   override readonly name = 'AlreadySettledError'
+}
+
+/** Why a crawled page made no draft when it was already in the knowledge base: `Already in the knowledge base: draft 12 "Frost dates"`. */
+export function alreadyThereReason(match: KnowledgeMatch): string {
+  return `Already in the knowledge base: ${match.kind} ${match.id} "${match.title}"`
 }
 
 export const UPLOAD_JOB = 'ingest_upload'

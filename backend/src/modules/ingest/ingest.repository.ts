@@ -1,4 +1,4 @@
-import type { CrawlPageResult, IngestFileResult } from '../../../../contracts/ingest'
+import type { CrawlPageResult, DuplicateDocument, IngestFileResult, KnowledgeMatch } from '../../../../contracts/ingest'
 import type { Queryable } from '../../db/database'
 
 export interface StoredFileRecord {
@@ -24,7 +24,7 @@ export interface PendingPage {
 
 export type PageOutcome =
   | { status: 'imported'; draftId: number }
-  | { status: 'visited' | 'failed' | 'excluded' | 'skipped'; reason: string | null; redirectedTo?: string }
+  | { status: 'visited' | 'failed' | 'excluded' | 'skipped'; reason: string | null; redirectedTo?: string; duplicateOf?: KnowledgeMatch }
 
 export interface BotInfoLists {
   visited_urls: string[]
@@ -33,8 +33,46 @@ export interface BotInfoLists {
   tube_urls: string[]
 }
 
+/**
+ * A text with its white space trimmed and collapsed to single spaces, in SQL. Migration 014 indexes the md5 of this
+ * expression over the content of drafts and articles: it must stay the same, word for word, for the index to serve.
+ */
+const collapsed = (text: string) => `regexp_replace(regexp_replace(${text}, '[[:space:]]+', ' ', 'g'), '^ | $', '', 'g')`
+
+// Any constant works; it only has to be the same in every process and differ from the other advisory locks.
+const IDENTITY_CHECK_LOCK = 72_531_014
+
 /** SQL for ingestion: stored originals, upload files, crawl pages and imported videos. */
 export const ingestRepository = {
+  /**
+   * Holds, until the transaction ends, the right to check for identical documents and save drafts after the check:
+   * two imports of one file at the same time, in any processes, make one draft and not two.
+   */
+  async lockIdentityCheck(tx: Queryable): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [IDENTITY_CHECK_LOCK])
+  },
+
+  /**
+   * A published article, else a draft, with this content and one of these titles, both compared with their white space
+   * trimmed and collapsed (ADR 311); the oldest when there are several.
+   */
+  async findIdenticalDocument(db: Queryable, document: { titles: string[]; content: string }): Promise<KnowledgeMatch | undefined> {
+    const matching = (table: string) => `
+      SELECT id, title FROM ${table}
+        WHERE md5(${collapsed('content')}) = md5(${collapsed('$2::text')})
+          AND ${collapsed('content')} = ${collapsed('$2::text')}
+          AND ${collapsed('title')} IN (SELECT ${collapsed('candidate')} FROM unnest($1::text[]) AS candidate)`
+    const [row] = await db.query<KnowledgeMatch>(
+      `SELECT kind, id, title FROM (
+          SELECT 'article' AS kind, 0 AS rank, found.* FROM (${matching('articles')}) AS found
+          UNION ALL
+          SELECT 'draft' AS kind, 1 AS rank, found.* FROM (${matching('temp_articles')}) AS found
+        ) AS matches ORDER BY rank, id LIMIT 1`,
+      [document.titles, document.content],
+    )
+    return row
+  },
+
   /** Whether a page of this crawl was already saved as a draft with this title. */
   async crawlHasDraftTitled(db: Queryable, jobId: string, title: string): Promise<boolean> {
     const rows = await db.query(`SELECT 1 FROM temp_articles WHERE metadata->>'crawl_task_id' = $1 AND title = $2 LIMIT 1`, [jobId, title])
@@ -83,20 +121,44 @@ export const ingestRepository = {
     }))
   },
 
-  /** Settles a file once: a file already settled (by an earlier attempt) is left as it is, and false is returned. */
-  async settleUploadFile(db: Queryable, jobId: string, position: number, outcome: { draftIds: number[] } | { error: string }): Promise<boolean> {
+  /**
+   * Settles a file once: imported (with its new drafts and the documents that were already there) or failed. A file
+   * already settled (by an earlier attempt) is left as it is, and false is returned.
+   */
+  async settleUploadFile(
+    db: Queryable,
+    jobId: string,
+    position: number,
+    outcome: { draftIds: number[]; duplicates: DuplicateDocument[] } | { error: string },
+  ): Promise<boolean> {
     const isImported = 'draftIds' in outcome
     const rows = await db.query(
-      `UPDATE ingest_files SET status = $3, draft_ids = $4::int[], error = $5, updated_at = now()
+      `UPDATE ingest_files SET status = $3, draft_ids = $4::int[], error = $5, duplicates = $6::jsonb, updated_at = now()
         WHERE job_id = $1 AND position = $2 AND status = 'pending' RETURNING position`,
-      [jobId, position, isImported ? 'imported' : 'failed', isImported ? outcome.draftIds : [], isImported ? null : outcome.error],
+      [
+        jobId,
+        position,
+        isImported ? 'imported' : 'failed',
+        isImported ? outcome.draftIds : [],
+        isImported ? null : outcome.error,
+        isImported ? JSON.stringify(outcome.duplicates) : null,
+      ],
     )
     return rows.length > 0
   },
 
   async listUploadFiles(db: Queryable, jobId: string): Promise<IngestFileResult[]> {
-    const rows = await db.query<{ file_name: string; s3_key: string; content_type: string; size_bytes: string | number; status: IngestFileResult['status']; draft_ids: number[]; error: string | null }>(
-      `SELECT file_name, s3_key, content_type, size_bytes, status, draft_ids, error FROM ingest_files WHERE job_id = $1 ORDER BY position`,
+    const rows = await db.query<{
+      file_name: string
+      s3_key: string
+      content_type: string
+      size_bytes: string | number
+      status: IngestFileResult['status']
+      draft_ids: number[]
+      error: string | null
+      duplicates: DuplicateDocument[] | null
+    }>(
+      `SELECT file_name, s3_key, content_type, size_bytes, status, draft_ids, error, duplicates FROM ingest_files WHERE job_id = $1 ORDER BY position`,
       [jobId],
     )
     return rows.map((row) => ({ ...row, size_bytes: Number(row.size_bytes), draft_ids: row.draft_ids ?? [] }))
@@ -143,7 +205,7 @@ export const ingestRepository = {
   /** Settles a pending page; returns false when it was no longer pending (settled by an earlier attempt). */
   async settleCrawlPage(db: Queryable, jobId: string, url: string, outcome: PageOutcome): Promise<boolean> {
     const rows = await db.query(
-      `UPDATE crawl_pages SET status = $3, draft_id = $4, reason = $5, redirected_to = $6, updated_at = now()
+      `UPDATE crawl_pages SET status = $3, draft_id = $4, reason = $5, redirected_to = $6, duplicate_of = $7::jsonb, updated_at = now()
         WHERE job_id = $1 AND url = $2 AND status = 'pending' RETURNING url`,
       [
         jobId,
@@ -152,6 +214,7 @@ export const ingestRepository = {
         outcome.status === 'imported' ? outcome.draftId : null,
         outcome.status === 'imported' ? null : outcome.reason,
         outcome.status === 'imported' ? null : (outcome.redirectedTo ?? null),
+        outcome.status === 'imported' || !outcome.duplicateOf ? null : JSON.stringify(outcome.duplicateOf),
       ],
     )
     return rows.length > 0
@@ -164,7 +227,7 @@ export const ingestRepository = {
 
   async listCrawlPages(db: Queryable, jobId: string): Promise<CrawlPageResult[]> {
     return db.query<CrawlPageResult>(
-      `SELECT url, depth, status, draft_id, reason, redirected_to FROM crawl_pages WHERE job_id = $1 ORDER BY id`,
+      `SELECT url, depth, status, draft_id, reason, redirected_to, duplicate_of FROM crawl_pages WHERE job_id = $1 ORDER BY id`,
       [jobId],
     )
   },

@@ -100,9 +100,11 @@ function describeUpload(job: Job, files: IngestFileResult[]): IngestProgress {
   const imported = files.filter((file) => file.status === 'imported')
   const failed = files.filter((file) => file.status === 'failed')
   const drafts = imported.reduce((count, file) => count + file.draft_ids.length, 0)
+  const duplicates = imported.reduce((count, file) => count + (file.duplicates?.length ?? 0), 0)
+  const alreadyThere = duplicates ? `; ${duplicates} ${duplicates === 1 ? 'document was' : 'documents were'} already in the knowledge base` : ''
   const isOver = job.status === 'finished' || job.status === 'failed' || job.status === 'cancelled'
   const message = isOver
-    ? `Imported ${imported.length} of ${files.length} files into ${drafts} ${drafts === 1 ? 'draft' : 'drafts'}${failed.length ? `; ${failed.length} failed` : ''}`
+    ? `Imported ${imported.length} of ${files.length} files into ${drafts} ${drafts === 1 ? 'draft' : 'drafts'}${alreadyThere}${failed.length ? `; ${failed.length} failed` : ''}`
     : `Reading ${imported.length + failed.length} of ${files.length} files`
   return {
     success: job.status !== 'failed' && failed.length === 0,
@@ -122,7 +124,9 @@ function describeCrawl(job: Job, pages: CrawlPageResult[]): IngestProgress {
   const count = (status: CrawlPageResult['status']) => pages.filter((page) => page.status === status).length
   const fetched = count('imported') + count('visited') + count('failed')
   const payload = job.payload as { start_url: string; max_pages: number }
-  const summary = `${count('imported')} ${count('imported') === 1 ? 'draft' : 'drafts'}, ${count('failed')} failed, ${count('excluded')} excluded`
+  const duplicates = pages.filter((page) => page.duplicate_of).length
+  const alreadyThere = duplicates ? `, ${duplicates} already in the knowledge base` : ''
+  const summary = `${count('imported')} ${count('imported') === 1 ? 'draft' : 'drafts'}${alreadyThere}, ${count('failed')} failed, ${count('excluded')} excluded`
   const isOver = job.status === 'finished' || job.status === 'failed' || job.status === 'cancelled'
   const message =
     job.status === 'failed'

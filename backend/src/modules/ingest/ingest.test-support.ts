@@ -48,3 +48,9 @@ export async function listAllDrafts(server: TestBackend): Promise<Array<{ id: nu
     if (drafts.length >= body.total_count || body.rows.length === 0) return drafts
   }
 }
+
+/** Deletes every draft: a crawl or upload then starts from a knowledge base without them (what is there makes no draft). */
+export async function forgetDrafts(server: TestBackend): Promise<void> {
+  const { status, body } = await server.call('/admin/delete_all_temp_articles', { method: 'DELETE', body: {} })
+  if (status !== 200) throw new Error(`deleting the drafts failed: ${JSON.stringify(body)}`)
+}

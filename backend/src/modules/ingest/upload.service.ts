@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import { UPLOAD_FIELDS } from '../../../../contracts/ingest'
+import { UPLOAD_FIELDS, type DuplicateDocument } from '../../../../contracts/ingest'
 import type { Database } from '../../db/database'
 import { InvalidInputError, NotFoundError, PayloadTooLargeError, UnsupportedMediaError } from '../../errors'
 import { extractDocuments } from '../../ingest/extract-documents'
@@ -114,7 +114,11 @@ export class UploadService {
     return summary
   }
 
-  /** Reads one file into drafts; the drafts and the file's outcome are written in one transaction. */
+  /**
+   * Reads one file into drafts; the drafts and the file's outcome are written in one transaction. A document already in
+   * the knowledge base (the same title and content as a draft or an article, ADR 311) makes no draft: the file's outcome
+   * names what it matched.
+   */
   private async importFile(jobId: string, file: UploadFileRecord, csvColumns: CsvColumns, summary: UploadSummary): Promise<void> {
     const bytes = await this.blobs.read(file.s3Key)
     let documents
@@ -128,8 +132,17 @@ export class UploadService {
     }
     try {
       await this.db.transaction(async (tx) => {
+        await repository.lockIdentityCheck(tx)
         const draftIds: number[] = []
+        const duplicates: DuplicateDocument[] = []
         for (const [index, document] of documents.entries()) {
+          const row = documents.length > 1 ? index + 1 : null
+          // Rows of this file saved just before count too: a row repeated in a CSV makes one draft.
+          const match = await repository.findIdenticalDocument(tx, { titles: [document.title], content: document.content })
+          if (match) {
+            duplicates.push({ row, duplicate_of: match })
+            continue
+          }
           const metadata = {
             source: file.fileName,
             file_name: file.fileName,
@@ -137,11 +150,11 @@ export class UploadService {
             content_type: file.contentType,
             format: file.format,
             ingest_task_id: jobId,
-            ...(documents.length > 1 ? { row: index + 1 } : {}),
+            ...(row ? { row } : {}),
           }
           draftIds.push(await articlesRepository.insertDraft(tx, { title: document.title, content: document.content, metadata }))
         }
-        if (!(await repository.settleUploadFile(tx, jobId, file.position, { draftIds }))) throw new AlreadySettledError()
+        if (!(await repository.settleUploadFile(tx, jobId, file.position, { draftIds, duplicates }))) throw new AlreadySettledError()
       })
       summary.imported++
     } catch (error) {
