@@ -1,4 +1,4 @@
-import { E2E, bareUrl, dashboardNav, expect, isRefused, postFromAnotherSite, providerRefreshes, signInWithProvider, test } from './support'
+import { E2E, bareUrl, dashboardNav, expect, isRefused, postFromAnotherSite, providerPerson, providerRefreshes, signInWithProvider, test } from './support'
 
 test.describe('Single sign-on', () => {
   test('signs a newcomer in through the provider and lands on the bare path of the page they asked for', async ({ page }) => {
@@ -29,7 +29,8 @@ test.describe('Single sign-on', () => {
   })
 
   test('signs out here and at the provider', async ({ page }) => {
-    await signInWithProvider(page, 'user')
+    // Signing out ends every token of the person, so this test signs in as a person no other test signs in as.
+    await signInWithProvider(page, providerPerson('user'))
     await expect(page).toHaveURL(bareUrl('/ask'))
     await page.goto('/logout')
     await page.getByRole('button', { name: 'Sign out' }).click()
@@ -45,13 +46,15 @@ test.describe('Single sign-on', () => {
   })
 
   test('renews the session with the refresh token ahead of its expiry', async ({ page }) => {
-    // `refresher` gets ID tokens that live 65 s: inside the 60 s renewal window about 5 s after they are issued.
-    await signInWithProvider(page, 'refresher')
+    // `refresher` gets ID tokens that live 65 s: inside the 60 s renewal window about 5 s after they are issued. A
+    // person of this test alone, so that the count is of this browser's renewals, not of the other script mode's.
+    const person = providerPerson('refresher')
+    await signInWithProvider(page, person)
     await expect(page).toHaveURL(bareUrl('/ask'))
-    const before = await providerRefreshes('refresher')
+    const before = await providerRefreshes(person)
     await page.waitForTimeout(6_000)
     await dashboardNav(page).getByRole('link', { name: 'Ask' }).click()
-    await expect.poll(() => providerRefreshes('refresher'), { timeout: 20_000 }).toBeGreaterThan(before)
+    await expect.poll(() => providerRefreshes(person), { timeout: 20_000 }).toBeGreaterThan(before)
     // Still signed in, on the renewed session, page after page.
     await page.goto('/agent')
     await expect(page).toHaveURL(bareUrl('/agent'))

@@ -64,6 +64,13 @@ export async function signInWithProvider(page: Page, account: string, options: {
   await page.waitForURL(isBack)
 }
 
+/**
+ * A provider person of the calling test alone, with the claims and token lifetimes of `account` (the fixture's
+ * `<account>+<tag>`): signing out ends every provider token of a person (ADR 051), and refreshes are counted by
+ * person, so a test that signs out or counts must not share its person with the tests running beside it.
+ */
+export const providerPerson = (account: 'user' | 'refresher') => `${account}+${randomBytes(4).toString('hex')}`
+
 /** Refresh-token grants the provider has answered, for one account. */
 export async function providerRefreshes(account: string): Promise<number> {
   const response = await fetch(`${E2E.oidc}/__test/refreshes`)

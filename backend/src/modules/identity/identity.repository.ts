@@ -85,6 +85,23 @@ export const identityRepository = {
     credentialsChanged(db)
   },
 
+  /**
+   * Sign-out with one of the sign-in provider's ID tokens: ends the user's sessions and refuses the provider's tokens
+   * issued before the current second, and the signing-out token whatever its second. A token's `iat` has whole
+   * seconds, so one of the current second may come from before the sign-out or after it (a sign-in in another
+   * browser, or in this one again): those are refused only when the signing-out token is one of them. Never moves
+   * the limit back.
+   */
+  async endProviderSignIn(db: Queryable, userId: number, signingOutIssuedAt: number): Promise<void> {
+    await db.query(`DELETE FROM sessions WHERE user_id = $1`, [userId])
+    await db.query(
+      `UPDATE users SET tokens_valid_after = GREATEST(tokens_valid_after, date_trunc('second', now()) - interval '1 second', to_timestamp($2::bigint))
+        WHERE id = $1`,
+      [userId, signingOutIssuedAt],
+    )
+    credentialsChanged(db)
+  },
+
   async setPasswordHash(db: Queryable, id: number, passwordHash: string): Promise<void> {
     await db.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [id, passwordHash])
     credentialsChanged(db)

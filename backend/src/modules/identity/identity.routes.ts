@@ -37,7 +37,7 @@ export const identityRoutes =
       toAnswer(await identity.refresh(bearerTokenOf(request) ?? '')),
     )
     app.post('/auth/logout', { config: { access: 'user' }, schema: { tags: ['identity'], response: { 200: SignOutAnswer } } }, async (request) => {
-      await identity.signOut(currentUser(request))
+      await identity.signOut(currentUser(request), bearerTokenOf(request))
       return { success: true as const, message: 'Signed out' }
     })
     app.post(

@@ -245,10 +245,16 @@ export class IdentityService {
     return this.tokenFor(user, session)
   }
 
-  /** Ends the session of this token; for the provider's tokens, refuses every one issued to the user so far. */
-  async signOut(user: CurrentUser): Promise<void> {
-    if (user.sessionId) await repository.deleteSession(this.db, user.id, user.sessionId)
-    else await repository.endSessions(this.db, user.id)
+  /**
+   * Ends the session of this token. For the provider's tokens (they carry no session of ours): refuses this one and
+   * every one issued to the user before this second, while a sign-in at the provider from now on works, even within
+   * this second (repository.endProviderSignIn).
+   */
+  async signOut(user: CurrentUser, token?: string): Promise<void> {
+    if (user.sessionId) return repository.deleteSession(this.db, user.id, user.sessionId)
+    const issuedAt = token && this.oidcVerifier && this.issuerOf(token) === this.oidcVerifier.issuer ? decodeJwt(token).iat : undefined
+    if (typeof issuedAt === 'number' && Number.isFinite(issuedAt)) return repository.endProviderSignIn(this.db, user.id, Math.floor(issuedAt))
+    return repository.endSessions(this.db, user.id)
   }
 
   /**

@@ -180,6 +180,44 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect((await me(later)).status).toBe(200)
       })
 
+      it('signs out a provider user without refusing a sign-in made in the same second, in another browser or this one', async () => {
+        const now = () => Math.floor(Date.now() / 1000)
+        // The second of the sign-out must be known: start early in a second and try again if it turned meanwhile.
+        for (let attempt = 1; ; attempt++) {
+          const sub = `same-second-${attempt}`
+          const older = await keys.idToken({ sub, preferred_username: 'sam' }, { issuedAt: now() - 10 })
+          const elsewhere = await keys.idToken({ sub, preferred_username: 'sam' }, { issuedAt: now() - 5 })
+          expect((await me(older)).status).toBe(200)
+          while (Date.now() % 1000 > 300) await new Promise((resolve) => setTimeout(resolve, 10))
+          const second = now()
+          expect((await server.call('/auth/logout', { method: 'POST', as: { token: older } })).status).toBe(200)
+          // A sign-in at the provider just after: its token carries the second of the sign-out.
+          const signedInAgain = await keys.idToken({ sub, preferred_username: 'sam' }, { issuedAt: second })
+          if (now() !== second && attempt < 5) continue
+          expect(now()).toBe(second)
+          expect((await me(signedInAgain)).status).toBe(200)
+          expect((await me(older)).status).toBe(401)
+          expect((await me(elsewhere)).status).toBe(401)
+          break
+        }
+      })
+
+      it("refuses the signing-out ID token whatever second it carries, with the provider's clock ahead too", async () => {
+        const now = () => Math.floor(Date.now() / 1000)
+        for (const [sub, issuedAt] of [
+          ['fresh-out-1', now()],
+          ['ahead-out-1', now() + 3],
+        ] as const) {
+          const token = await keys.idToken({ sub, preferred_username: 'fay' }, { issuedAt })
+          expect((await me(token)).status).toBe(200)
+          expect((await server.call('/auth/logout', { method: 'POST', as: { token } })).status).toBe(200)
+          expect((await me(token)).status).toBe(401)
+          // Another of the same second is refused as well (it may be from before the sign-out); a later one works.
+          expect((await me(await keys.idToken({ sub, preferred_username: 'fay' }, { issuedAt }))).status).toBe(401)
+          expect((await me(await keys.idToken({ sub, preferred_username: 'fay' }, { issuedAt: issuedAt + 1 }))).status).toBe(200)
+        }
+      })
+
       it('refuses a disabled user even with a valid ID token', async () => {
         const token = await keys.idToken({ sub: 'disabled-1', preferred_username: 'dee' })
         const { body } = await me(token)
