@@ -18,6 +18,11 @@ function ground(pieces: string[], sources = SOURCES, citations = new CitationLis
   return { deltas: deltas.filter(Boolean), text: grounder.text, grounder, citations }
 }
 
+/** Checks that each sentence is (true) or is not (false) read as saying that the sources do not answer. */
+function expectReadAs(saysSourcesDoNotAnswer: boolean, sentences: string[]) {
+  for (const sentence of sentences) expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(saysSourcesDoNotAnswer)
+}
+
 describe('citation grounding', () => {
   it('keeps citations of listed sources, renumbered in the order they are first cited', () => {
     const { text, citations, grounder } = ground(['Prune apple trees in late winter [2]. Water tomato plants deeply twice a week [1].'])
@@ -84,7 +89,7 @@ describe('citation grounding', () => {
   })
 
   it('tells a sentence saying the sources do not answer from a claim', () => {
-    for (const sentence of [
+    expectReadAs(true, [
       'The sources do not answer this question.',
       'The provided sources do not contain information about parking permits.',
       'Unfortunately, the passages provided don’t mention refunds.',
@@ -95,10 +100,8 @@ describe('citation grounding', () => {
       "I don't know, because the sources say nothing about it.",
       'There is no information about refunds in the sources.',
       '**The sources do not say.**',
-    ]) {
-      expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(true)
-    }
-    for (const sentence of [
+    ])
+    expectReadAs(false, [
       'Water tomato plants deeply twice a week.',
       'Deleted articles are not used in answers.',
       'The documents do not need to be signed by hand.',
@@ -106,13 +109,11 @@ describe('citation grounding', () => {
       'Answers show their sources, so you can check them.',
       'The sources are listed under the answer.',
       'There is a limit of 25 MB per file.',
-    ]) {
-      expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(false)
-    }
+    ])
   })
 
   it('knows the sentence in German, French, Spanish, Portuguese, Italian and Dutch, and not a fact told in the negative', () => {
-    for (const sentence of [
+    expectReadAs(true, [
       'Die Quellen enthalten keine Angaben zu Parkgebühren.',
       'Leider beantworten die Quellen diese Frage nicht.',
       'Ich konnte dazu in den Quellen nichts finden.',
@@ -136,10 +137,8 @@ describe('citation grounding', () => {
       'Ik kon dat niet vinden in de bronnen.',
       'Er is geen informatie over terugbetalingen.',
       'Geen van de bronnen beantwoordt deze vraag.',
-    ]) {
-      expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(true)
-    }
-    for (const sentence of [
+    ])
+    expectReadAs(false, [
       'Es gibt keine Gebühr für Besucher.',
       'Die Quellen werden unter der Antwort angezeigt.',
       'Gelöschte Artikel werden nicht verwendet.',
@@ -154,9 +153,7 @@ describe('citation grounding', () => {
       'Le fonti sono elencate sotto la risposta.',
       'Er is geen wachttijd.',
       'De bronnen staan onder het antwoord.',
-    ]) {
-      expect(saysTheSourcesDoNotAnswer(sentence), sentence).toBe(false)
-    }
+    ])
   })
 
   it('needs no citation for headings, lead-ins and short remarks', () => {
