@@ -17,9 +17,11 @@ export function composeCitedAnswer(
   options: ExtractiveAnswerOptions = {},
   correctTerm?: (stem: string) => string | undefined,
 ): ComposedPart | null {
+  // Each passage's retrieval score goes with it: a sentence of a passage that matched far better weighs more than one
+  // of the next passage down, which its rank alone would not tell.
   const extract = composeExtractiveAnswer(
     question,
-    chunks.map((chunk) => ({ articleId: chunk.articleId, title: chunk.title, text: chunk.text })),
+    chunks.map((chunk) => ({ articleId: chunk.articleId, title: chunk.title, text: chunk.text, score: chunk.score })),
     weightOf,
     options,
     correctTerm,
