@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionStems, actionWordings, activeHowTo, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
+import { actionStems, actionWordings, activeHowTo, askedAbility, askedAction, askedPhrasalVerb, isActionStem, plainAction, withActionWord } from './asked-action';
 
 describe('the action a question asks about', () => {
   it('is the verb of a how-to or can-I question, as a stem, unless it says little', () => {
@@ -58,5 +58,15 @@ describe('the action a question asks about', () => {
     expect(['select the logs tab.', 'sign in first.'].map((text) => logOut?.says.test(text))).toEqual([false, false]);
     expect(askedPhrasalVerb('How do I turn off the firewall?')?.says.test('turning off the firewall')).toBe(true);
     expect(askedPhrasalVerb('How do I publish a draft?')).toBeUndefined();
+  });
+});
+
+describe('what a question asks whether someone can do', () => {
+  it('reads the verb after a subject of one word, or of two when the second is followed by an action', () => {
+    expect(askedAbility('Can a user delete articles?')).toBe('delet');
+    expect(askedAbility('Can editors publish drafts?')).toBe('publish');
+    expect(askedAbility('Who can create organisations?')).toBe('creat');
+    expect(askedAbility('Can a normal user upload files?')).toBe('upload');
+    expect(askedAbility('Can any plain editor delete drafts?')).toBe('delet');
   });
 });

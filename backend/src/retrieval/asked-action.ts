@@ -104,7 +104,11 @@ export function askedAbility(question: string, correctTerm?: (term: string) => s
   let at = words.findIndex((word) => /^(?:can|could|may)$/.test(word));
   if (at < 0) return undefined;
   // "Who can create …?": the verb follows; "Can a user create …?": it follows the subject.
-  at += words[at - 1] === 'who' ? 1 : DETERMINER.test(words[at + 1] ?? '') ? 3 : 2;
+  const asksWho = words[at - 1] === 'who';
+  at += asksWho ? 1 : DETERMINER.test(words[at + 1] ?? '') ? 3 : 2;
+  // A subject of two words ("Can a normal user upload …?"): the verb is the next word when it is an action's.
+  const next = words[at + 1];
+  if (!asksWho && next !== undefined && !isActionStem(stemOf(words[at] ?? '') ?? '') && isActionStem(stemOf(next) ?? '')) at += 1;
   const verb = words[at];
   if (verb === undefined || LIGHT_VERB.test(verb)) return undefined;
   const stem = stemOf(verb);

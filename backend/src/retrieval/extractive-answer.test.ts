@@ -1177,6 +1177,23 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(answer('How do I create an API key?')).toEqual(expect.arrayContaining(['Open API keys.', 'Select Create key.']));
   });
 
+  it('answers whether someone described in two words can do something with a sentence that names the doing, not one that shares a rarer word', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to upload files',
+        text: 'If your knowledge already exists in documents, you do not need to retype it. To upload files, you need the editor or admin role.',
+        score: 9.7,
+      },
+      { articleId: 2, title: 'How to use the general agent', text: 'The agent breaks a request into questions. It may take longer than a normal question, because it performs several searches.', score: 9.4 },
+      { articleId: 3, title: 'Roles', text: '### editor\n\nEditors look after the content: articles and drafts.', score: 8.7 },
+    ];
+    // "normal" is rare in a guide where users and uploads are everywhere.
+    const weights = new Map([['normal', 3], ['user', 0.8], ['upload', 1.2], ['file', 1]]);
+    const answer = (question: string) => composeExtractiveAnswer(question, guide, (stem) => weights.get(stem) ?? 1)?.sentences.map((sentence) => sentence.text) ?? [];
+    expect(answer('Can a normal user upload files?')[0]).toBe('To upload files, you need the editor or admin role.');
+  });
+
   it('adds to a step only another step, and to any sentence only one that says more than the question\'s words and a pronoun', () => {
     // Whatever the scores allow (maxScoreGap 1).
     const guide: AnswerSource[] = [

@@ -893,9 +893,15 @@ const NAMES_A_SCREEN_PLACE =
 /** …and scores this much more when it has a question word, beside the answer type's penalty when it names none. */
 const NAMES_THE_PLACE_BONUS = 0.3;
 /** Words that say who may do what, or what something can do. */
-const SAYS_WHO_MAY = /\b(?:can|cannot|may|only|requires?|required|allow|allows|allowed|permitted|permission)\b/;
+const SAYS_WHO_MAY = /\b(?:can|cannot|may|only|requires?|required|needs?|allow|allows|allowed|permitted|permission)\b/;
 /** For a question whether one can do something, a sentence saying who may or what can be done, naming it (`SAYS_WHO_MAY`). */
 const SAYS_WHO_MAY_BONUS = 0.2;
+/**
+ * For a question whether someone can do something, a sentence that names neither the doing nor a verb doing the same,
+ * where another sentence does, loses this much: "Can a normal user upload files?" is not answered by "It may take longer
+ * than a normal question".
+ */
+const MISSES_ABILITY_PENALTY = 0.3;
 
 /**
  * Whether a list of steps is about the asked action (`actions`): its heading, its lead-in, its article's title, its
@@ -1048,6 +1054,8 @@ export function rankAnswerSentences(
     followsStep: boolean;
     /** For a question whether one can do something, whether it says who may or what can be done, naming that (`SAYS_WHO_MAY`). */
     saysWhoMay: boolean;
+    /** For a question whether someone can do something, whether neither it nor its heading names the doing. */
+    missesAbility: boolean;
     /** Whether its heading says all the question does ("A new article is not used in answers"), which asks no steps. */
     headedByQuestion: boolean;
     /** Whether it is the first sentence under a heading that asks with the question's own word ("What a template is"). */
@@ -1181,6 +1189,7 @@ export function rankAnswerSentences(
         contextTerms,
         followsStep,
         saysWhoMay: asksWhetherOneCan && SAYS_WHO_MAY.test(sentence.normalized) && (abilities.size === 0 || stems.some((stem) => abilities.has(stem))),
+        missesAbility: abilities.size > 0 && !stems.some((stem) => abilities.has(stem)) && ![...heading].some((stem) => abilities.has(stem)),
         headedByQuestion: !asksHowTo && (weights.size >= MIN_HEADED_QUESTION_TERMS || headingAsks) && headingCovers >= HEADED_BY_QUESTION * totalWeight,
         opensSection: isOpening && headingAsks,
         namesAction: hasAction(stems) || hasAction(heading) || hasAction(titleTerms[sourceIndex] as Set<string>),
@@ -1238,6 +1247,8 @@ export function rankAnswerSentences(
     // "To find an article, …" is no instruction for sorting the articles table: the purpose names the asked action.
     return terms.some((term) => weights.has(term)) && (actions.size === 0 || terms.some((term) => actions.has(term)));
   };
+  // Asked whether someone can do something, a sentence that does not name the doing says nothing of it, where another does.
+  const abilityNamed = matching.some((sentence) => !sentence.missesAbility);
   const bestSourceScore = Math.max(0, ...sources.map((source) => source.score ?? 0));
   const hasScores = bestSourceScore > 0 && sources.every((source) => typeof source.score === 'number');
   const candidates: Candidate[] = matching.map((sentence) => {
@@ -1284,7 +1295,8 @@ export function rankAnswerSentences(
       (definesIt ? (definitionKind(definition, sentence.normalized) === 'says' ? DEFINITION_BONUS : ENTRY_DEFINITION_BONUS) : 0) +
       (sentence.headedByQuestion && sentence.opensSection ? SECTION_OPENING_BONUS : 0) +
       (instructs(sentence.normalized) ? INSTRUCTION_BONUS : 0) +
-      (sentence.saysWhoMay ? SAYS_WHO_MAY_BONUS : 0) +
+      (sentence.saysWhoMay ? SAYS_WHO_MAY_BONUS : 0) -
+      (sentence.missesAbility && abilityNamed ? MISSES_ABILITY_PENALTY : 0) +
       (sentence.namesLabel ? NAMES_THE_LABEL_BONUS : 0) +
       (asksWhereInTheProduct && typeMatch && sentence.terms.size > 0 ? NAMES_THE_PLACE_BONUS : 0) -
       (typeMatch === false ? ANSWER_TYPE_PENALTY : 0) -
