@@ -23,6 +23,9 @@ describe('the action a question asks about', () => {
   it('is said plainly: making a new one is creating one, and what is created is new', () => {
     expect(plainAction('How do I make a new article?')).toBe('How do I create a article?');
     expect(plainAction('How do I add a new user?')).toBe('How do I add a user?');
+    expect(plainAction('How do I get rid of all my drafts?')).toBe('How do I remove all my drafts?');
+    expect(plainAction('Can I throw away a draft?')).toBe('Can I remove a draft?');
+    expect(plainAction('How do I get a library card?')).toBe('How do I get a library card?');
     expect(plainAction('How can I create new templates?')).toBe('How can I create templates?');
     // Not created: "new" says something.
     expect(plainAction('How do I publish a new article?')).toBe('How do I publish a new article?');

@@ -72,6 +72,8 @@ const PARTICLE = /^(?:off|on|up|out|in|down|back|away|over|rid|through|around|ap
 const LIGHT_VERB = /^(?:get|gets|got|set|sets|make|do|does|have|has|use|find|see|take|go|put|give|keep|let|try|know|tell|look|need|want|come|become|be|start|begin|work|handle|deal|manage)$/;
 
 const stemOf = (word: string): string | undefined => tokenizeWithWords(word).terms[0];
+/** A phrasal verb that removes what it is done to, after the question's lead-in (group 1). */
+const GOT_RID_OF = /^(\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you|one|they|he|she)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you|one)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+))(?:get\s+rid\s+of|throw\s+away)\b/i;
 /** "make a …", "make an …", "make new …": to create one. */
 const MAKES_ONE = /^(?:make|build)$/;
 const NEW_ONE = /^(?:a|an|new)$/;
@@ -175,6 +177,8 @@ export const actionWord = (stem: string): string | undefined => ACTION_WORD.get(
  */
 export function plainAction(question: string, correctTerm?: (term: string) => string | undefined): string {
   question = plainQuestion(question);
+  // "get rid of …" and "throw away …" remove it: a guide says remove or delete.
+  question = question.replace(GOT_RID_OF, (_whole, lead: string) => `${lead}remove`);
   const match = ASKED_ACTION.exec(normalize(question));
   if (!match?.[1]) return question;
   const made = MAKES_ONE.test(match[1]) && match[2] !== undefined && NEW_ONE.test(match[2]) ? question.replace(new RegExp(`\\b${match[1]}\\b`, 'i'), 'create') : question;
