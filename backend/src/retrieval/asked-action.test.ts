@@ -71,5 +71,7 @@ describe('what a question asks whether someone can do', () => {
     expect(askedAbility('Who can create organisations?')).toBe('creat');
     expect(askedAbility('Can a normal user upload files?')).toBe('upload');
     expect(askedAbility('Can any plain editor delete drafts?')).toBe('delet');
+    expect(askedAbility('Who is allowed to create corrections?')).toBe('creat');
+    expect(askedAbility('Are editors permitted to publish drafts?')).toBe('publish');
   });
 });

@@ -97,12 +97,19 @@ const DETERMINER = /^(?:a|an|the|any|every|all|my|our|your|their|his|her|its)$/;
 /**
  * The stem of what a question asks whether someone or something other than the asker can do ("Can a user delete
  * articles?", "May editors publish drafts?", "Who can create organisations?": delet, publish, creat), read as the word
- * after a one-word subject, or after "who can"; undefined for a light verb ("Can a user get …?") or when the question
+ * after a one-word subject, or after "who can", or after "allowed to" ("Who is allowed to create …?"); undefined for a light verb ("Can a user get …?") or when the question
  * does not ask so.
  */
 export function askedAbility(question: string, correctTerm?: (term: string) => string | undefined): string | undefined {
   question = plainQuestion(question);
   const words = normalize(question).match(/[a-z]+/g) ?? [];
+  // "Who is allowed to create …?", "Are editors permitted to publish …?": the verb follows "to".
+  const allowed = words.findIndex((word, index) => /^(?:allowed|permitted|able|right|rights|permission)$/.test(word) && words[index + 1] === 'to');
+  if (allowed >= 0) {
+    const verb = words[allowed + 2];
+    const stem = verb === undefined || LIGHT_VERB.test(verb) ? undefined : stemOf(verb);
+    return stem === undefined ? undefined : (correctTerm?.(stem) ?? stem);
+  }
   let at = words.findIndex((word) => /^(?:can|could|may)$/.test(word));
   if (at < 0) return undefined;
   // "Who can create …?": the verb follows; "Can a user create …?": it follows the subject.

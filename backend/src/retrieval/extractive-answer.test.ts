@@ -1109,7 +1109,7 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     expect(answer?.sentences.map((sentence) => sentence.text)).toEqual(['Delete comments that are no longer relevant or were added by mistake.']);
   });
 
-  it('answers what happens when something is done with what follows the step that does it, not with the step', () => {
+  it('answers what happens when something is done (or "if I do it, does …?") with what follows the step that does it, not with the step', () => {
     const guide: AnswerSource[] = [
       {
         articleId: 1,
@@ -1127,6 +1127,10 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     const revoked = answer('What happens when I revoke an API key?');
     expect(revoked).toContain('Programs using it are refused from their next call.');
     expect(revoked).not.toContain('To revoke an API key, select Revoke… beside it in the API keys table, then Yes, revoke key.');
+    // Asked as a condition and a question on what follows.
+    const asIf = answer('If I revoke an API key, does it still work?');
+    expect(asIf).toContain('Programs using it are refused from their next call.');
+    expect(asIf).not.toContain('To revoke an API key, select Revoke… beside it in the API keys table, then Yes, revoke key.');
     const deleted = answer('What happens if I delete an organisation?');
     expect(deleted).toContain('Only an organisation that no longer has users or query logs can be deleted.');
     expect(deleted.filter((sentence) => /^(?:To delete|Open|Under|Select)\b/.test(sentence))).toEqual([]);

@@ -810,12 +810,13 @@ const MIN_LIST_GAIN = 0.1;
 const OTHER_TASK_STEP_PENALTY = 0.1;
 
 /**
- * "What happens when I revoke an API key?", "What will happen if you delete …": a question about what follows an
- * action. A step that does the action ("To revoke an API key, select Revoke…", "Select Delete organisation.") repeats
+ * "What happens when I revoke an API key?", "What will happen if you delete …", "If I delete a saved query, is it gone
+ * from the logs?": a question about what follows an action. A step that does the action ("To revoke an API key, select Revoke…", "Select Delete organisation.") repeats
  * its words and says nothing of what follows; the sentences after it do ("Programs using it are refused from their
  * next call.").
  */
-const ASKS_CONSEQUENCE = /^\s*what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+(?:when|if|after|once|as\s+soon\s+as)\b/;
+const ASKS_CONSEQUENCE =
+  /^\s*(?:what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+(?:when|if|after|once|as\s+soon\s+as)\b|(?:if|after|once|when)\s+(?:i|we|you|someone|somebody|an?\s+\w+)\s+[^,?]+,\s*(?:is|are|was|were|do|does|did|will|would|can|could|should|must|has|have)\b)/;
 /** A sentence that tells the reader to do something: "Select Publish.", "Under Delete, tick Yes.", "To revoke it, select …". */
 const STEP_TO_TAKE = /^(?:(?:to\s+[^,:;]+|(?:under|in|on|beside|from|at)\s+[^,:;]{1,60}),\s*)?(?:then\s+)?(?:select|open|tick|untick|clear|choose|click|press|tap|type|enter|fill\s+in|go\s+to|switch|save|edit|set|add|remove|delete|write|upload|copy|paste|turn|enable|disable|run|restart|start|sign|filter|sort|download|export|publish|create|invite)(?![\w-])/;
 /**
@@ -855,10 +856,11 @@ const STEP_FOR_CONSEQUENCE_PENALTY = 0.5;
  * someone or something other than the asker can do something. A sentence saying who may or what it does answers it ("Users
  * cannot add, edit or delete articles…", "Changing settings requires the admin role."); a step doing it ("Select Create
  * key.") does not, nor one that only shares the question's words ("Users found answers citing this article not helpful.").
- * So does "Who can create organisations?". "Can I …?" asks how to, and is read as a how-to question.
+ * So do "Who can create organisations?", "Who is allowed to create corrections?" and "Are editors allowed to publish?".
+ * "Can I …?" asks how to, and is read as a how-to question.
  */
 const ASKS_WHETHER_ONE_CAN =
-  /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]|who\s+(?:can|could|may)\s+[a-z])/;
+  /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:(?:can|could|may)\s+(?!(?:i|we|you|one|it|they|he|she|there|this|that|these|those)\b)[a-z]|who\s+(?:can|could|may)\s+[a-z]|who\s+(?:is|are)\s+(?:allowed|permitted|able)\s+to\s+[a-z]|who\s+(?:has|have)\s+(?:the\s+)?(?:right|rights|permission)\s+to\s+[a-z]|(?:is|are)\s+(?!(?:i|we|you|it|there|this|that)\b)(?:\w+\s+){1,3}(?:allowed|permitted|able)\s+to\s+[a-z])/;
 /** The indefinite pronouns that stand for a person ("someone"), and the nouns a guide names people by ("a user"). */
 const stemsOf = (words: string) => {
   let kept: { language: string; stems: ReadonlySet<string> } | undefined;
