@@ -25,6 +25,8 @@ describe('the action a question asks about', () => {
     expect(plainAction('How do I add a new user?')).toBe('How do I add a user?');
     expect(plainAction('How do I get rid of all my drafts?')).toBe('How do I remove all my drafts?');
     expect(plainAction('Can I throw away a draft?')).toBe('Can I remove a draft?');
+    expect(plainAction('Can I get back an article I deleted?')).toBe('Can I restore an article I deleted?');
+    expect(plainAction('How do I bring back a deleted draft?')).toBe('How do I restore a deleted draft?');
     expect(plainAction('How do I get a library card?')).toBe('How do I get a library card?');
     expect(plainAction('How can I create new templates?')).toBe('How can I create templates?');
     // Not created: "new" says something.

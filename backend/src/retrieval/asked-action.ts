@@ -1,11 +1,13 @@
 import { normalize, plainQuestion, tokenizeWithWords } from './text';
 
+/** The lead-in of a how-to or can-I question, up to its verb: "How do I ", "Can we ", "Is there a way to ". */
+const LEAD_IN =
+  '\\s*(?:(?:and|but|so|then|now|also|ok|okay)\\b[\\s,]*)?(?:how\\s+(?:do|does|can|could|should|would|may|might)\\s+(?:i|we|you|one|they|he|she)\\s+|how\\s+to\\s+|(?:can|could|may)\\s+(?:i|we|you|one)\\s+|is\\s+(?:it|there\\s+a\\s+way)\\s+(?:possible\\s+)?to\\s+)';
 /**
  * "How do I restore …", "Can I restore …", "Is it possible to restore …": the action the question asks about is the
  * word after these (group 1), once a pronoun subject is set aside.
  */
-export const ASKED_ACTION =
-  /^\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you|one|they|he|she)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you|one)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+)([a-z]+)(?:\s+([a-z]+))?/i;
+export const ASKED_ACTION = new RegExp(`^${LEAD_IN}([a-z]+)(?:\\s+([a-z]+))?`, 'i');
 /**
  * A how-question in the passive ("How are drafts published?", "How can a user be added?", "How does a draft get
  * published?"): its lead-in (group 1: "how are", "how can", "how does"), the rest (group 2).
@@ -72,8 +74,9 @@ const PARTICLE = /^(?:off|on|up|out|in|down|back|away|over|rid|through|around|ap
 const LIGHT_VERB = /^(?:get|gets|got|set|sets|make|do|does|have|has|use|find|see|take|go|put|give|keep|let|try|know|tell|look|need|want|come|become|be|start|begin|work|handle|deal|manage)$/;
 
 const stemOf = (word: string): string | undefined => tokenizeWithWords(word).terms[0];
-/** A phrasal verb that removes what it is done to, after the question's lead-in (group 1). */
-const GOT_RID_OF = /^(\s*(?:(?:and|but|so|then|now|also|ok|okay)\b[\s,]*)?(?:how\s+(?:do|does|can|could|should|would|may|might)\s+(?:i|we|you|one|they|he|she)\s+|how\s+to\s+|(?:can|could|may)\s+(?:i|we|you|one)\s+|is\s+(?:it|there\s+a\s+way)\s+(?:possible\s+)?to\s+))(?:get\s+rid\s+of|throw\s+away)\b/i;
+const GOT_RID_OF = new RegExp(`^(${LEAD_IN})(?:get\\s+rid\\s+of|throw\\s+away)\\b`, 'i');
+/** A phrasal verb that restores what it is done to, after the lead-in (group 1). */
+const GET_BACK = new RegExp(`^(${LEAD_IN})(?:get|bring)\\s+back\\b`, 'i');
 /** "make a …", "make an …", "make new …": to create one. */
 const MAKES_ONE = /^(?:make|build)$/;
 const NEW_ONE = /^(?:a|an|new)$/;
@@ -184,8 +187,8 @@ export const actionWord = (stem: string): string | undefined => ACTION_WORD.get(
  */
 export function plainAction(question: string, correctTerm?: (term: string) => string | undefined): string {
   question = plainQuestion(question);
-  // "get rid of …" and "throw away …" remove it: a guide says remove or delete.
-  question = question.replace(GOT_RID_OF, (_whole, lead: string) => `${lead}remove`);
+  // "get rid of …" and "throw away …" remove it, "get back …" and "bring back …" restore it: a guide says so.
+  question = question.replace(GOT_RID_OF, (_whole, lead: string) => `${lead}remove`).replace(GET_BACK, (_whole, lead: string) => `${lead}restore`);
   const match = ASKED_ACTION.exec(normalize(question));
   if (!match?.[1]) return question;
   const made = MAKES_ONE.test(match[1]) && match[2] !== undefined && NEW_ONE.test(match[2]) ? question.replace(new RegExp(`\\b${match[1]}\\b`, 'i'), 'create') : question;
