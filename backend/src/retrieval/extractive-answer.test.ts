@@ -1141,6 +1141,23 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     );
   });
 
+  it('answers what to do about a problem with the sentence after the one that names it, which tells what to do', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'Troubleshooting common problems',
+        text:
+          '## "Cannot download CSV. Please try again later"\n\nThe query_logs.csv or dataset CSV download from the Logs tab did not succeed. Wait a moment and try again. If it still fails, tell your administrator.\n\n' +
+          '## "You need to provide a command"\n\nYou sent an empty command to the general agent. Type your request and send it again.',
+        score: 9,
+      },
+      { articleId: 2, title: 'Exporting logs', text: 'The CSV download of the Logs tab has one row per question.', score: 6 },
+    ];
+    const answer = (question: string) => composeExtractiveAnswer(question, guide, weightsOf(guide))?.sentences.map((sentence) => sentence.text) ?? [];
+    expect(answer("The CSV download isn't working, what should I do?")).toContain('Wait a moment and try again.');
+    expect(answer('The CSV download failed, should I try later?')).toContain('Wait a moment and try again.');
+  });
+
   it('answers a how-to question with the sentence that says how, not with the steps of another task led in by "To …:"', () => {
     const guide: AnswerSource[] = [
       {

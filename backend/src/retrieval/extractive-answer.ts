@@ -817,6 +817,14 @@ const OTHER_TASK_STEP_PENALTY = 0.1;
  */
 const ASKS_CONSEQUENCE =
   /^\s*(?:what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+(?:when|if|after|once|as\s+soon\s+as)\b|(?:if|after|once|when)\s+(?:i|we|you|someone|somebody|an?\s+\w+)\s+[^,?]+,\s*(?:is|are|was|were|do|does|did|will|would|can|could|should|must|has|have)\b)/;
+/**
+ * "The CSV download isn't working, what should I do?", "…, should I ask again?", "…, what can I try?": a question about
+ * what to do about a problem. A sentence that says the problem repeats the question's words; the one after it that
+ * tells what to do answers ("Wait a moment and try again.").
+ */
+const ASKS_REMEDY = /\bwhat\s+(?:should|can|could|do|must|shall)\s+(?:i|we)\s+(?:do|try|change|tweak|check)\b|\bwhat\s+now\b|(?:^|,\s*)should\s+(?:i|we)\b/;
+/** A sentence that tells the reader what to do about a problem: a step, or "Wait …", "Check …", "If it still fails, tell …". */
+const REMEDY_TO_TAKE = /^(?:if\s+[^,]+,\s*)?(?:wait|check|try|tell|ask|contact|lower|raise|make\s+sure|rephrase|look|give|write)\b/;
 /** A sentence that tells the reader to do something: "Select Publish.", "Under Delete, tick Yes.", "To revoke it, select …". */
 const STEP_TO_TAKE = /^(?:(?:to\s+[^,:;]+|(?:under|in|on|beside|from|at)\s+[^,:;]{1,60}),\s*)?(?:then\s+)?(?:select|open|tick|untick|clear|choose|click|press|tap|type|enter|fill\s+in|go\s+to|switch|save|edit|set|add|remove|delete|write|upload|copy|paste|turn|enable|disable|run|restart|start|sign|filter|sort|download|export|publish|create|invite)(?![\w-])/;
 /**
@@ -1086,6 +1094,7 @@ export function rankAnswerSentences(
   const personPronoun = [...weights.keys()].find((term) => isIndefinitePronounTerm(term) && PERSON_PRONOUN_STEMS().has(term));
   const questionWord = QUESTION_WORD.exec(normalize(question).trim())?.[1];
   const asksConsequence = ASKS_CONSEQUENCE.test(normalize(question));
+  const asksRemedy = !asksHowTo && ASKS_REMEDY.test(normalize(question));
   const asksWhetherOneCan = ASKS_WHETHER_ONE_CAN.test(normalize(question));
   const stepsDoNotAnswer = asksConsequence || asksWhetherOneCan;
   const abilities = asksWhetherOneCan ? actionStems(askedAbility(question, correctTerm)) : new Set<string>();
@@ -1139,7 +1148,10 @@ export function rankAnswerSentences(
       const before = previous;
       previous = stems;
       // For a question about what follows an action: a sentence that is no step and comes right after one.
-      const followsStep = asksConsequence && previousIsStep && !STEP_TO_TAKE.test(sentence.normalized);
+      // For a question about what to do about a problem: a sentence that tells what to do, right after one that names it.
+      const followsStep =
+        (asksConsequence && previousIsStep && !STEP_TO_TAKE.test(sentence.normalized)) ||
+        (asksRemedy && before.some((term) => weights.has(term)) && (REMEDY_TO_TAKE.test(sentence.normalized) || STEP_TO_TAKE.test(sentence.normalized)));
       previousIsStep = STEP_TO_TAKE.test(sentence.normalized);
       if (POINTER.test(sentence.text) || SIGNPOST.test(sentence.text)) continue;
       if (seen.has(key)) continue;
