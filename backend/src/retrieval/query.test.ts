@@ -84,6 +84,18 @@ describe('parseQuery', () => {
     expect(sentences.terms.get('size')).toBe(0.3);
   });
 
+  it('reads a superlative with a modal after it as a bound: a number, and the limit it measures', () => {
+    const biggest = parseQuery("What's the biggest file I can upload?");
+    expect(biggest.answerType).toBe('number');
+    expect(biggest.terms.get('size')).toBe(ANSWER_TYPE_WORD_WEIGHT);
+    expect(biggest.terms.get('limit')).toBe(ANSWER_TYPE_WORD_WEIGHT);
+    expect(biggest.measures?.has('limit')).toBe(true);
+    // Without the modal it asks for a thing, not a bound.
+    const largest = parseQuery('What is the largest city in Poland?');
+    expect(largest.answerType).toBeUndefined();
+    expect(largest.terms.has('limit')).toBe(false);
+  });
+
   it('weighs less the verbs that frame a question\'s request, and keeps their pairs', () => {
     const query = parseQuery('How do I get a library card?');
     expect(query.terms.get('get')).toBe(ANSWER_TYPE_WORD_WEIGHT);

@@ -135,6 +135,19 @@ const ANSWER_TYPE_OF = new RegExp(`\\b(?:what|which)\\s+(?:is|was|are|were)\\s+(
  */
 const BOUND_NOUNS: ReadonlySet<string> = new Set(['limit', 'limits', 'maximum', 'minimum', 'max', 'quota', 'cap']);
 
+/** Superlatives of a quantity: with a modal after them ("What's the biggest file I can upload?") they ask for a bound. */
+const QUANTITY_SUPERLATIVES: ReadonlySet<string> = new Set(['biggest', 'largest', 'longest', 'smallest', 'shortest', 'highest', 'lowest', 'most', 'fewest', 'least']);
+/** What a superlative bound measures, as a text that gives the bound may name it ("The upload limit is 25 MB"). */
+const SUPERLATIVE_DIMENSIONS: Readonly<Record<string, string>> = {
+  biggest: 'size limit', largest: 'size limit', smallest: 'size limit', longest: 'length limit', shortest: 'length limit', most: 'limit', fewest: 'limit', least: 'limit',
+};
+const MODALS: ReadonlySet<string> = new Set(['can', 'could', 'may', 'might']);
+/** "What's the biggest file I can upload?", "What is the longest video we may import?": the bound of what one can do. */
+const asksBoundOfAbility = (words: readonly string[]) => {
+  const superlative = words.findIndex((word) => QUANTITY_SUPERLATIVES.has(word));
+  return superlative >= 0 && words.slice(superlative + 1).some((word) => MODALS.has(word));
+};
+
 function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefined {
   for (const phrase of phrases) {
     const [opener, kind] = phrase.split(/\s+/) as [string, string];
@@ -146,7 +159,7 @@ function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefine
     if (word === 'who' || word === 'whom' || word === 'whose') return 'person';
     if (word === 'where') return 'place';
     if (word === 'when') return 'date';
-    if ((word === 'what' || word === 'which') && words.some((other) => BOUND_NOUNS.has(other))) return 'number';
+    if ((word === 'what' || word === 'which') && (words.some((other) => BOUND_NOUNS.has(other)) || asksBoundOfAbility(words))) return 'number';
     if (word === 'how' || word === 'what' || word === 'which' || word === 'why') return undefined;
   }
   return undefined;
@@ -235,6 +248,15 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
         terms.set(stem, dimensionWeight);
         measures.add(stem);
       }
+    }
+  }
+  // "What's the biggest file I can upload?" asks for the size limit.
+  if (isQuestion && asksBoundOfAbility(words) && dimensionWeight > 0) {
+    const bound = SUPERLATIVE_DIMENSIONS[words.find((word) => QUANTITY_SUPERLATIVES.has(word)) as string] ?? 'limit';
+    for (const stem of tokenizeWithWords(bound).terms) {
+      if (terms.has(stem)) continue;
+      terms.set(stem, dimensionWeight);
+      measures.add(stem);
     }
   }
   const pairs: string[] = [];
