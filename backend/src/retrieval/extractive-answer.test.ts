@@ -473,6 +473,8 @@ describe('composeExtractiveAnswer, short answers and not-found', () => {
       { articleId: 74, title: 'Publishing', text: 'A draft is an article that is not published yet.', score: 8 },
     ];
     expect(composeExtractiveAnswer('What are drafts?', drafts, idfOf(drafts), { maxSentences: 1 })?.sentences[0]?.text).toBe('A draft is an article that is not published yet.');
+    // A word that only stresses the question changes nothing.
+    expect(composeExtractiveAnswer('What exactly is a draft?', drafts, idfOf(drafts), { maxSentences: 1 })?.sentences[0]?.text).toBe('A draft is an article that is not published yet.');
     // "What can X do?" is answered by what says what X can do, with the list it announces.
     const roles: AnswerSource[] = [
       { articleId: 75, title: 'Users and roles', text: 'Select Add user to add a user. Give each user a role.', score: 10 },

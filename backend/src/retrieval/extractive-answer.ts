@@ -632,9 +632,9 @@ function quotesTheQuestion(text: string, weights: ReadonlyMap<string, number>, q
   return false;
 }
 
-/** "What is X?", "What are X?", "Who was X?": a question that asks what something is (X in group 1). */
+/** "What is X?", "What are X?", "Who was X?", "What exactly is X?": a question that asks what something is (X in group 1). */
 const ASKS_WHAT_IT_IS =
-  /^\s*(?:(?:what|who)\s+(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?([^?]+?)|what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+(?:do|mean|stand\s+for))\s*\?*\s*$/i;
+  /^\s*(?:(?:what|who)\s+(?:(?:exactly|actually|really|basically|precisely)\s+)?(?:is|are|was|were)\s+(?:(?:exactly|actually|really|basically|precisely)\s+)?(?:(?:an?|the)\s+)?([^?]+?)|what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?([^?]+?)\s+(?:do|mean|stand\s+for))\s*\?*\s*$/i;
 /**
  * "What is the agent for?", "What are templates used for?", "What do I use the logs for?": a question that asks what
  * something is for (X in group 1 or 2). It is answered by a sentence that says so ("the agent is for requests too big

@@ -65,6 +65,8 @@ const CONTACT_DETAILS = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/\S+|\bwww\.\S
  * a word no passage has, it would weigh the most and turn the question away. In an English question it weighs as a
  * request's verb does, so that "To make someone an editor, …" still counts it.
  */
+/** Words that only stress a question ("What *exactly* is a correction?"): no search term, as the passage that answers need not use them. */
+const QUESTION_FILLERS: ReadonlySet<string> = new Set(['exactly', 'actually', 'really', 'basically', 'precisely', 'please']);
 const INDEFINITE_PRONOUNS: ReadonlySet<string> = new Set(['someone', 'somebody', 'anyone', 'anybody', 'everyone', 'everybody', 'something', 'anything', 'everything']);
 /** The terms of the indefinite pronouns, which name nothing in particular that an action is done to. */
 export function isIndefinitePronounTerm(term: string): boolean {
@@ -231,6 +233,11 @@ export function parseQuery(text: string, options: QueryParsingOptions = {}): Que
   if (existentialStems.size > 0 && stems.some((stem) => !existentialStems.has(stem))) {
     stems = stems.filter((stem) => !existentialStems.has(stem));
     wordStems = wordStems.filter((stem) => !existentialStems.has(stem));
+  }
+  const fillerStems = questionStemsOf(knowledgeLanguage() === 'en' ? QUESTION_FILLERS : new Set());
+  if (fillerStems.size > 0 && stems.some((stem) => !fillerStems.has(stem))) {
+    stems = stems.filter((stem) => !fillerStems.has(stem));
+    wordStems = wordStems.filter((stem) => !fillerStems.has(stem));
   }
   const terms = new Map<string, number>();
   for (const stem of stems) {
