@@ -1143,6 +1143,24 @@ describe('composeExtractiveAnswer, the structure of a guide', () => {
     );
   });
 
+  it('scores a one-word list item no better than a sentence of a few words for being short', () => {
+    const guide: AnswerSource[] = [
+      {
+        articleId: 1,
+        title: 'How to install and run the product and choose a theme',
+        text:
+          '## Choose a sponsor theme\n\nA **sponsor theme** is the look of the app for one sponsor. Each sponsor theme sets the app\'s:\n\n- **title**,\n- **logo**,\n- **colours**,\n- **font**.\n\n' +
+          'To change the logo, the title, the colours or the font, choose another sponsor theme: they come with the theme and cannot be changed one by one on a screen. ' +
+          "A logo of your own needs a new theme, added to the app's code.",
+        score: 9,
+      },
+    ];
+    // The guide's weights: no passage says "put", few say "logo".
+    const weights = new Map([['logo', 4.6], ['ap', 2.5], ['put', 4.6]]);
+    const ranked = rankAnswerSentences('How do I put our own logo in the app?', guide, (stem) => weights.get(stem) ?? 1)?.candidates.map((candidate) => candidate.text) ?? [];
+    expect(ranked.indexOf('logo,')).toBeGreaterThan(ranked.findIndex((text) => text.startsWith('To change the logo')));
+  });
+
   it('answers what to do about a problem with the sentence after the one that names it, which tells what to do', () => {
     const guide: AnswerSource[] = [
       {
