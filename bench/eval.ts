@@ -14,6 +14,7 @@
  * given. Results go to bench/results/eval-<dataset>-<split>.{md,svg}.
  */
 import { writeFileSync, mkdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { loadavg } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -186,12 +187,22 @@ async function answerSafely(answerer: EvalAnswerer, question: string): Promise<s
  * knowledge base, then with each fold of articles unpublished in turn (KnowledgeService.unindexArticle, then
  * indexArticle again, as unpublishing and publishing do), asking every question each time.
  */
-async function scoreAnswers(base: ProductKnowledgeBase, dataset: BeirDataset, foldCount: number, answerers: EvalAnswerer[]): Promise<AnswerResult[]> {
+async function scoreAnswers(
+  base: ProductKnowledgeBase,
+  dataset: BeirDataset,
+  foldCount: number,
+  answerers: EvalAnswerer[],
+  unanswerable: readonly string[] = [],
+): Promise<AnswerResult[]> {
   const questions = dataset.queries.filter((query) => query.answers && query.answers.length > 0)
   if (questions.length === 0) return []
   const whole = answerers.map(() => new AnswerTally())
   for (const query of questions) {
     for (const [position, answerer] of answerers.entries()) whole[position]?.addAnswerable(query, await answerSafely(answerer, query.text))
+  }
+  // Questions the knowledge base does not answer at all, asked of every article: each should get the not-found answer.
+  for (const question of unanswerable) {
+    for (const [position, answerer] of answerers.entries()) whole[position]?.addHeldOut(await answerSafely(answerer, question))
   }
   answerers.forEach((answerer, position) => log(`  ${answerer.label}, whole knowledge base: ${describeAnswers((whole[position] as AnswerTally).figures())}`))
   const heldOut = answerers.map(() => new AnswerTally())
@@ -229,6 +240,24 @@ async function scoreAnswers(base: ProductKnowledgeBase, dataset: BeirDataset, fo
     heldOut: folds.length > 0 ? (heldOut[position] as AnswerTally).figures() : undefined,
     folds: folds.length,
   }))
+}
+
+/**
+ * The questions of a dataset's optional `unanswerable.jsonl` (one `{"_id", "text"}` per line): questions its documents
+ * do not answer, which every answerer should meet with the not-found answer.
+ */
+async function readUnanswerable(directory: string): Promise<string[]> {
+  let text: string
+  try {
+    text = await readFile(path.join(directory, 'unanswerable.jsonl'), 'utf8')
+  } catch {
+    return []
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => String((JSON.parse(line) as { text?: unknown }).text ?? ''))
+    .filter((question) => question.trim() !== '')
 }
 
 const percent = (share: number) => `${(100 * share).toFixed(1)}%`
@@ -298,7 +327,10 @@ function writeReport(
       '',
       '"Contains gold": the answer contains a gold answer after SQuAD normalisation, a not-found answer counting as a miss; words: mean length of the answers given, citation markers left out. ' +
         (folds > 0
-          ? `Held out: the articles are split into ${folds} folds (round-robin in corpus order) and each fold is unpublished in turn; its questions should get the not-found answer, the others are asked of the rest.`
+          ? `Held out: the articles are split into ${folds} folds (round-robin in corpus order) and each fold is unpublished in turn; its questions should get the not-found answer, the others are asked of the rest. `
+          : '') +
+        (answers.some((answerer) => answerer.whole.heldOut > 0)
+          ? 'With every article, the held-out questions are those of the dataset\'s unanswerable.jsonl, which no article answers.'
           : ''),
       '',
       formatMarkdownTable(
@@ -356,7 +388,7 @@ async function main(): Promise<void> {
     const hasGoldAnswers = dataset.queries.some((query) => query.answers && query.answers.length > 0)
     if (model && hasGoldAnswers) answerers.push(await createModelAnswerer(base, model))
     else if (hasGoldAnswers) notes.push('Model answers not measured: no language model endpoint given (LLM_BASE_URL, LLM_MODELS).')
-    const answers = await scoreAnswers(base, dataset, options.answerFolds, answerers)
+    const answers = await scoreAnswers(base, dataset, options.answerFolds, answerers, await readUnanswerable(options.dataset))
     for (const answerer of answerers) notes.push(...answerer.notes())
 
     if (options.hasPeers) {
