@@ -100,7 +100,8 @@ const DETERMINER = /^(?:a|an|the|any|every|all|my|our|your|their|his|her|its)$/;
 /**
  * The stem of what a question asks whether someone or something other than the asker can do ("Can a user delete
  * articles?", "May editors publish drafts?", "Who can create organisations?": delet, publish, creat), read as the word
- * after a one-word subject, or after "who can", or after "allowed to" ("Who is allowed to create …?"); undefined for a light verb ("Can a user get …?") or when the question
+ * after a subject of one word (or of two, "a normal user", when the third is an action's), after "who can", or after
+ * "allowed to" ("Who is allowed to create …?"); undefined for a light verb ("Can a user get …?") or when the question
  * does not ask so.
  */
 export function askedAbility(question: string, correctTerm?: (term: string) => string | undefined): string | undefined {

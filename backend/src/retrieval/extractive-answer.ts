@@ -817,9 +817,9 @@ const OTHER_TASK_STEP_PENALTY = 0.1;
 
 /**
  * "What happens when I revoke an API key?", "What will happen if you delete …", "If I delete a saved query, is it gone
- * from the logs?": a question about what follows an action. A step that does the action ("To revoke an API key, select Revoke…", "Select Delete organisation.") repeats
- * its words and says nothing of what follows; the sentences after it do ("Programs using it are refused from their
- * next call.").
+ * from the logs?": a question about what follows an action. A step that does the action ("To revoke an API key, select
+ * Revoke…", "Select Delete organisation.") repeats its words and says nothing of what follows; the sentences after it
+ * do ("Programs using it are refused from their next call.").
  */
 const ASKS_CONSEQUENCE =
   /^\s*(?:what\s+(?:happens|will\s+happen|would\s+happen|happened)\s+(?:when|if|after|once|as\s+soon\s+as)\b|(?:if|after|once|when)\s+(?:i|we|you|someone|somebody|an?\s+\w+)\s+[^,?]+,\s*(?:is|are|was|were|do|does|did|will|would|can|could|should|must|has|have)\b)/;
