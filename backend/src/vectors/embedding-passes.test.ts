@@ -78,8 +78,12 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
       const other = aProcess(second, 'garden-embed')
       await Promise.all([one.queue.start({ recoverAllRunning: false }), other.queue.start({ recoverAllRunning: false })])
       const [a, b] = await Promise.all([one.passes.check('index'), other.passes.check('index')])
-      expect(a?.id).toBe(b?.id)
-      expect(await one.queue.waitFor(a!.id, 30_000)).toMatchObject({ status: 'finished' })
+      // Both checks name the one pass, unless the workers already finished it when the later check looked: that check
+      // then finds every chunk embedded and queues nothing.
+      const pass = a ?? b
+      expect(pass).toBeDefined()
+      if (a && b) expect(a.id).toBe(b.id)
+      expect(await one.queue.waitFor(pass!.id, 30_000)).toMatchObject({ status: 'finished' })
       const [{ chunks }] = await first.query<{ chunks: number }>(`SELECT count(*)::int AS chunks FROM chunks`)
       expect(one.sent.length + other.sent.length).toBe(chunks)
     })
