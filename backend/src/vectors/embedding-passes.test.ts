@@ -96,12 +96,15 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
       expect(queued?.payload).toMatchObject({ model: 'new-embed' })
       await old.queue.start({ recoverAllRunning: false })
       await old.queue.waitFor(queued!.id, 0)
+      // Read once: the old worker takes the pass up again every 100 ms, so a second read may find it running.
+      let handed: Awaited<ReturnType<typeof old.queue.get>> | undefined
       const handedBack = async () => {
         const job = await old.queue.get(queued!.id)
-        return job?.status === 'queued' && (job.error ?? '').includes('new-embed')
+        if (job?.status === 'queued' && (job.error ?? '').includes('new-embed')) handed = job
+        return handed !== undefined
       }
       await eventually(handedBack)
-      expect(await old.queue.get(queued!.id)).toMatchObject({ status: 'queued', attempts: 0 })
+      expect(handed).toMatchObject({ status: 'queued', attempts: 0 })
       expect(old.sent).toEqual([])
 
       await fresh.queue.start({ recoverAllRunning: false })
