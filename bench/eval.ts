@@ -14,7 +14,6 @@
  * given. Results go to bench/results/eval-<dataset>-<split>.{md,svg}.
  */
 import { writeFileSync, mkdirSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { loadavg } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -242,24 +241,6 @@ async function scoreAnswers(
   }))
 }
 
-/**
- * The questions of a dataset's optional `unanswerable.jsonl` (one `{"_id", "text"}` per line): questions its documents
- * do not answer, which every answerer should meet with the not-found answer.
- */
-async function readUnanswerable(directory: string): Promise<string[]> {
-  let text: string
-  try {
-    text = await readFile(path.join(directory, 'unanswerable.jsonl'), 'utf8')
-  } catch {
-    return []
-  }
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => String((JSON.parse(line) as { text?: unknown }).text ?? ''))
-    .filter((question) => question.trim() !== '')
-}
-
 const percent = (share: number) => `${(100 * share).toFixed(1)}%`
 
 function describeAnswers(figures: AnswerFigures): string {
@@ -388,7 +369,7 @@ async function main(): Promise<void> {
     const hasGoldAnswers = dataset.queries.some((query) => query.answers && query.answers.length > 0)
     if (model && hasGoldAnswers) answerers.push(await createModelAnswerer(base, model))
     else if (hasGoldAnswers) notes.push('Model answers not measured: no language model endpoint given (LLM_BASE_URL, LLM_MODELS).')
-    const answers = await scoreAnswers(base, dataset, options.answerFolds, answerers, await readUnanswerable(options.dataset))
+    const answers = await scoreAnswers(base, dataset, options.answerFolds, answerers, dataset.unanswerable)
     for (const answerer of answerers) notes.push(...answerer.notes())
 
     if (options.hasPeers) {

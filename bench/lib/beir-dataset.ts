@@ -24,6 +24,8 @@ export interface BeirDataset {
   /** Only the queries judged in qrels/<split>.tsv, in file order. */
   queries: BenchmarkQuery[]
   qrels: Map<string, Map<string, number>>
+  /** Questions none of the documents answers (the optional unanswerable.jsonl): each should get the not-found answer. */
+  unanswerable: string[]
 }
 
 async function readJsonLines(file: string): Promise<Record<string, unknown>[]> {
@@ -60,7 +62,10 @@ function readQrels(file: string): Map<string, Map<string, number>> {
   return qrels
 }
 
-/** Loads a BEIR-format folder: corpus.jsonl, queries.<split>.jsonl or queries.jsonl, qrels/<split>.tsv. */
+/**
+ * Loads a BEIR-format folder: corpus.jsonl, queries.<split>.jsonl or queries.jsonl, qrels/<split>.tsv, and the
+ * optional unanswerable.jsonl (`{"_id", "text"}` per line).
+ */
 export async function loadBeirDataset(directory: string, split: string): Promise<BeirDataset> {
   const corpusFile = path.join(directory, 'corpus.jsonl')
   const qrelsFile = path.join(directory, 'qrels', `${split}.tsv`)
@@ -81,5 +86,9 @@ export async function loadBeirDataset(directory: string, split: string): Promise
   // Judgements of queries missing from the queries file cannot be scored fairly.
   const queryIds = new Set(queries.map((query) => query.id))
   for (const queryId of [...qrels.keys()]) if (!queryIds.has(queryId)) qrels.delete(queryId)
-  return { name: path.basename(path.resolve(directory)), directory, split, corpus, queries, qrels }
+  const unanswerableFile = path.join(directory, 'unanswerable.jsonl')
+  const unanswerable = existsSync(unanswerableFile)
+    ? (await readJsonLines(unanswerableFile)).map((row) => String(row.text ?? '')).filter((question) => question.trim() !== '')
+    : []
+  return { name: path.basename(path.resolve(directory)), directory, split, corpus, queries, qrels, unanswerable }
 }
