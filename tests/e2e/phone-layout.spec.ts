@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { BACKEND_URL, backendSession } from './support/backend'
+import { attemptMark, BACKEND_URL, backendSession } from './support/backend'
 import { pageWidth, rowControlsOutside } from './support/checks'
 
 // A phone held upright (SEED.md asks for every screen to be usable at this size). That no screen scrolls sideways
@@ -177,7 +177,7 @@ test.describe('Markdown where people read', () => {
   test.use({ viewport: PHONE })
 
   test('an article written in Markdown reads as headings, bold and lists, in the draft preview and once published', async ({ page }, testInfo) => {
-    const word = testInfo.project.name === 'js' ? 'brambleton' : 'thistlewade'
+    const word = `${testInfo.project.name === 'js' ? 'brambleton' : 'thistlewade'}${attemptMark(testInfo)}`
     const title = `Visiting the ${word} archive`
     const longAddress = `https://example.org/${'very-long-path-segment-'.repeat(8)}${word}`
     await page.goto('/articles/new')

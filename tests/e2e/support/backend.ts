@@ -32,3 +32,9 @@ export async function postedFields(form: Locator): Promise<Record<string, string
   }
   return fields
 }
+
+/**
+ * Empty on a test's first run; on a retry (or a repeat) a mark that makes the words it writes differ from the first
+ * run's, so what the first run left (a draft, an imported file) neither clashes with nor stands in for this run's.
+ */
+export const attemptMark = (testInfo: TestInfo): string => (testInfo.retry + testInfo.repeatEachIndex > 0 ? `${testInfo.retry}r${testInfo.repeatEachIndex}` : '')
