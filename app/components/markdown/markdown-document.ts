@@ -253,15 +253,54 @@ export function markdownExcerptShowing(source: string, maxLength: number, answer
   const text = markdownToPlainText(source)
   if (!answer || text.length <= maxLength) return markdownExcerpt(source, maxLength)
   let first: { index: number; length: number } | undefined
+  const rows = tableRows(source)
   for (const piece of quotedPieces(answer)) {
-    const index = text.indexOf(piece)
-    if (index >= 0 && (first === undefined || index < first.index)) first = { index, length: piece.length }
+    let index = text.indexOf(piece)
+    let length = piece.length
+    // A table row is quoted as a sentence of its own ("Visitor permit — Fee per year: 15 euros."): its cells, in order,
+    // are what the passage's words have of it.
+    if (index < 0) {
+      const row = rows.find((cells) => saysInOrder(piece, cells))
+      const said = row?.join(' ')
+      index = said === undefined ? -1 : text.indexOf(said)
+      length = said?.length ?? 0
+    }
+    if (index >= 0 && (first === undefined || index < first.index)) first = { index, length }
   }
   // Ellipses take a character each; a quote that ends within the plain excerpt is already shown.
   if (first === undefined || first.index + first.length <= maxLength - 1) return markdownExcerpt(source, maxLength)
   const rest = text.slice(first.index)
   const room = maxLength - 2
   return rest.length <= room ? `…${rest}` : `…${cutAtWord(rest, room)}…`
+}
+
+/** The body rows of the Markdown's tables, each as the plain text of its cells (empty ones left out), two cells or more. */
+function tableRows(source: string): string[][] {
+  const rows: string[][] = []
+  const visit = (nodes: readonly MarkdownNode[]) => {
+    for (const node of nodes) {
+      if (typeof node === 'string') continue
+      if (node.type === 'table') {
+        for (const row of node.rows) {
+          const cells = row.map((cell) => textOf(cell).replace(/\s+/g, ' ').trim()).filter((cell) => cell !== '')
+          if (cells.length >= 2) rows.push(cells)
+        }
+      } else if ('children' in node) visit(node.children)
+    }
+  }
+  visit(toMarkdownDocument(source).children)
+  return rows
+}
+
+/** Whether `text` has every one of `parts`, each after the one before. */
+function saysInOrder(text: string, parts: readonly string[]): boolean {
+  let from = 0
+  for (const part of parts) {
+    const at = text.indexOf(part, from)
+    if (at < 0) return false
+    from = at + part.length
+  }
+  return true
 }
 
 const BLOCKS = new Set(['heading', 'paragraph', 'blockquote', 'list', 'item', 'code', 'raw', 'rule', 'table', 'break'])

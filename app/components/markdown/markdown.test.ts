@@ -138,6 +138,24 @@ describe('Markdown as plain text', () => {
     // A step of a numbered answer is found without its number, a long quote is cut with an ellipsis.
     expect(markdownExcerptShowing(passage, 60, '1. An agent is an assistant that works through a request on its own. [1]')).toMatch(/^…An agent is an assistant that works through a\b.*…$/)
   })
+
+  it('starts at the table row an answer quotes, which the answer says with its column headings', () => {
+    const passage = [
+      'Permits are issued by the town hall, which is open on weekdays from nine to five and on Saturday mornings. Bring proof of address and a photograph.',
+      '',
+      '| Permit | Fee per year | Valid for |',
+      '| --- | --- | --- |',
+      '| Resident permit | 40 euros | one street zone |',
+      '| Business permit | 250 euros | |',
+      '| Visitor permit | 15 euros | a single day |',
+    ].join('\n')
+    const excerpt = markdownExcerptShowing(passage, 120, 'Visitor permit — Fee per year: 15 euros; Valid for: a single day. [1]')
+    expect(excerpt).toMatch(/^…Visitor permit 15 euros a single day/)
+    // A row with an empty cell is found by the cells it has.
+    expect(markdownExcerptShowing(passage, 120, 'Business permit — Fee per year: 250 euros. [1]')).toMatch(/^…Business permit 250 euros Visitor permit/)
+    // Cells the passage has in another order are no row of it.
+    expect(markdownExcerptShowing(passage, 120, 'Visitor permit — Fee per year: 40 euros. [1]')).toBe(markdownExcerpt(passage, 120))
+  })
 })
 
 describe('safeHref', () => {
