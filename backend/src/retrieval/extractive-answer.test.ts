@@ -46,6 +46,29 @@ function expectVerbatim(answer: ReturnType<typeof composeExtractiveAnswer>, from
   }
 }
 
+describe('a question that asks for a quantity or a time', () => {
+  const sources: AnswerSource[] = [
+    {
+      articleId: 1,
+      title: 'Asking questions',
+      text: 'Some answers take longer to prepare. Wait for it rather than sending the question again. Each question is logged with its answer, and the length of an answer depends on its sources.',
+      score: 2,
+    },
+  ];
+  // As in a knowledge base about asking questions: "question" is in most passages, "length" in few.
+  const weightOf = (term: string) => (term === 'question' ? 0.8 : 5);
+
+  it('gets the not-found answer from sentences that give none and say little of it', () => {
+    // Only "question" is said: how long a question may be is not.
+    expect(composeExtractiveAnswer('How long can a question be at most?', sources, weightOf)).toBeNull();
+  });
+
+  it('is answered by a sentence that gives none when it says most of the question', () => {
+    const answer = composeExtractiveAnswer('When should I wait rather than sending the question again?', sources, weightOf);
+    expect(answer?.text).toContain('Wait for it rather than sending the question again.');
+  });
+});
+
 describe('answers from a table', () => {
   const text = ['## Fees', '', 'The permit fees are:', '', '| Permit | Fee per year |', '|---|---|', '| Resident parking permit | 40 euros |', '| Visitor permit | 15 euros |', '', 'Pay online or at the town hall.'].join('\n');
   const sources: AnswerSource[] = [{ articleId: 1, title: 'Parking permits', text, score: 3 }];

@@ -179,6 +179,15 @@ const LENGTH_REFERENCE = 20;
  */
 const SHORTEST_SCORED_LENGTH = 5;
 
+/** The kinds of answer that are a quantity or a time: a sentence without one does not give them. */
+const QUANTITY_TYPES: ReadonlySet<AnswerType | undefined> = new Set(['number', 'frequency', 'year', 'date']);
+/**
+ * Asked for a quantity or a time, an answer none of whose sentences gives one answers it only when it says at least this
+ * share of the question's weight ("How long can a question be at most?" is not answered by "Wait for it rather than
+ * sending the question again.", which says only "question").
+ */
+const MIN_COVERAGE_WITHOUT_QUANTITY = 0.5;
+
 const YEAR = /\b(?:1\d{3}|20\d{2})s?\b/;
 const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/;
 const NUMBER_WORDS =
@@ -462,6 +471,11 @@ export interface RankedSentences {
   asksWhatItDoes?: boolean;
   /** Whether the question asks what follows an action ("What happens when I revoke a key?"): a list of steps does not say. */
   asksConsequence?: boolean;
+  /**
+   * Whether the question asks for a quantity or a time ("How long can a question be?", "When was it built?"): an answer
+   * that gives none, and says little of the question, answers another one.
+   */
+  asksQuantity?: boolean;
   /**
    * Whether steps are no answer to the question: it asks what follows an action, or whether someone or something can do
    * it ("Can a user delete articles?"): a sentence says so, "Select Delete." does not.
@@ -1386,6 +1400,7 @@ export function rankAnswerSentences(
     asksWhatItIs: query.isQuestion && defines !== undefined,
     ...(asksWhatItDoes && defines !== undefined ? { asksWhatItDoes: true } : {}),
     asksConsequence,
+    ...(!asksWhereInTheProduct && QUANTITY_TYPES.has(query.answerType) ? { asksQuantity: true } : {}),
     stepsDoNotAnswer,
     actionMissing: actionNamed ? undefined : action,
     // Nor are steps that do not say the name on the screen the question gives, where a sentence does ("How do I use
@@ -1646,6 +1661,8 @@ export function selectAnswerSentences(ranked: RankedSentences, options: Extracti
     for (const term of candidate.terms) covered.add(term);
   }
 
+  // Asked for a quantity or a time, sentences that give none and say little of the question answer another question.
+  if (ranked.asksQuantity === true && chosen.every((one) => one.typeMatch === false) && first.coverage < MIN_COVERAGE_WITHOUT_QUANTITY) return null;
   chosen.sort((a, b) => a.sourceIndex - b.sourceIndex || a.sentenceIndex - b.sentenceIndex);
   const answer = chosen.map(({ text, sourceIndex }) => ({ text, sourceIndex }));
   return {

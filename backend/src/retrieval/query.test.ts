@@ -57,6 +57,9 @@ describe('parseQuery', () => {
     expect(parseQuery('Who designed the bridge?').answerType).toBe('person');
     expect(parseQuery('Where is the archive stored?').answerType).toBe('place');
     expect(parseQuery('When does the office open?').answerType).toBe('date');
+    // A yes-or-no question asks for no time or place: its "when" or "where" joins a clause.
+    expect(parseQuery('Will I get an email when new drafts are waiting for review?').answerType).toBeUndefined();
+    expect(parseQuery('Can I see where a passage came from?').answerType).toBeUndefined();
     expect(parseQuery('What does AFC stand for?').answerType).toBeUndefined();
     expect(parseQuery('How often is the index rebuilt?').answerType).toBe('frequency');
     expect(parseQuery('How long are logs kept?').answerType).toBe('number');

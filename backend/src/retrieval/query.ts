@@ -93,6 +93,9 @@ const QUESTION_OPENERS: ReadonlySet<string> = new Set([
   'has', 'have', 'had',
 ]);
 
+/** The auxiliaries a yes-or-no question opens with. */
+const YES_NO_OPENERS: ReadonlySet<string> = new Set([...QUESTION_OPENERS].filter((word) => !word.startsWith('wh') && word !== 'how'));
+
 /** Verbs that frame a request in a question rather than name what it is about. */
 const REQUEST_VERBS: ReadonlySet<string> = new Set([
   'get', 'gets', 'got', 'getting', 'make', 'makes', 'made', 'find', 'finds', 'need', 'needs', 'want', 'wants',
@@ -157,6 +160,9 @@ function answerTypeOf(words: string[], phrases: string[]): AnswerType | undefine
     const type = WHAT_KINDS[kind];
     if (type) return type;
   }
+  // A question that opens with an auxiliary asks yes or no: a "when" or "where" in it joins a clause ("Will I get an
+  // email when a draft is waiting?"), it asks for no time or place.
+  if (YES_NO_OPENERS.has(words[0] ?? '')) return undefined;
   for (const word of words) {
     if (word === 'who' || word === 'whom' || word === 'whose') return 'person';
     if (word === 'where') return 'place';
