@@ -46,6 +46,13 @@ export type SourceMetadata = z.infer<typeof SourceMetadata>
 export const Source = z.object({ page_content: z.string(), metadata: SourceMetadata })
 export type Source = z.infer<typeof Source>
 
+/**
+ * An article that may help where the answer was not found: its passages share the question's words without answering
+ * it well enough to quote. Read it at GET /read_article/:id.
+ */
+export const RelatedArticle = z.object({ article_id: z.number().int(), title: z.string() })
+export type RelatedArticle = z.infer<typeof RelatedArticle>
+
 export const AnswerStatus = z.enum(['queued', 'running', 'finished', 'failed', 'cancelled', 'not found'])
 
 /**
@@ -65,6 +72,8 @@ export const AskAnswer = z.object({
   log_id: z.number().int().nullable(),
   source_list: z.array(Source),
   found: z.boolean(),
+  /** With a not-found answer: up to three articles whose passages come close to the question (empty otherwise). */
+  related_list: z.array(RelatedArticle).optional(),
   variant: AgentVariant.optional(),
   template_id: z.number().int().nullable().optional(),
   sections: z.array(AgentSection).nullable().optional(),

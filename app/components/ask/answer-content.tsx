@@ -14,7 +14,10 @@ import { sourceCards } from './source-cards'
 import { AskedQuestion } from './asked-question'
 
 /** An answer as the Ask page renders it: the backend's AskAnswer with its text parsed as Markdown on the server. */
-export type RenderedAnswer = Pick<AskAnswer, 'command' | 'success' | 'error' | 'source_list' | 'log_id' | 'note' | 'unsupported' | 'model' | 'thread_id' | 'feedback' | 'feedback_reason'> & {
+export type RenderedAnswer = Pick<
+  AskAnswer,
+  'command' | 'success' | 'error' | 'source_list' | 'log_id' | 'note' | 'unsupported' | 'model' | 'thread_id' | 'feedback' | 'feedback_reason' | 'related_list'
+> & {
   result_document: MarkdownDocument | null
 }
 
@@ -162,6 +165,19 @@ export function AnswerContent({ answer, address, savedNote = null }: { answer: R
         </div>
       ) : null}
       {answer.success && answer.model ? <p className={layout.muted}>Written by the language model {answer.model}.</p> : null}
+      {answer.success && answer.related_list?.length ? (
+        <>
+          {/* A not-found answer: the articles whose passages came close to the question, to read for oneself. */}
+          <h3 id="related-heading">Articles that may help</h3>
+          <ul aria-labelledby="related-heading" className={styles.relatedArticles}>
+            {answer.related_list.map((article) => (
+              <li key={article.article_id}>
+                <Link to={readerHref(article.article_id, null, answerReturnPath({ thread_id: answer.thread_id ?? address?.thread, log_id: answer.log_id }))}>{article.title}</Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {answer.source_list.length ? (
         <>
           <h3 id="sources-heading">Sources</h3>

@@ -196,6 +196,37 @@ describe('answering a question', () => {
   })
 })
 
+describe('articles that may help with a question not answered', () => {
+  // "Do ordinary users get access to the Logs tab?": the passage that says so is found, but shares too few of the
+  // question's words to be quoted as its answer.
+  const logs = hit(7, 'Roles', 'Editors see the Logs tab; users read only their own answers.', 2.5)
+  const logsAgain = { ...hit(9, 'Roles', 'On the Logs tab, users find their own questions.', 2.1), articleId: 7 }
+  const fees = hit(8, 'Parking fees', 'A visitor permit costs 15 euros a day.', 0.3)
+  const weights: Record<string, number> = { user: 2, role: 2, log: 3, tab: 3, ordinari: 4, access: 4, get: 1 }
+  const index = { ...fakeIndex([logs, logsAgain, fees]), termWeight: (stem: string) => weights[stem] ?? 1 }
+  const question = 'Do ordinary users get access to the Logs tab?'
+
+  it('lists the articles of the passages that came close, each once, with the quoted not-found answer', async () => {
+    const answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(index) })
+    const { answer } = await collect(answerer, { question, settings: SETTINGS })
+    expect(answer).toMatchObject({ text: NOT_FOUND_ANSWER, isFound: false, sources: [], related: [{ article_id: 7, title: 'Roles' }] })
+  })
+
+  it('lists them too when a model says the sources do not answer', async () => {
+    const answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(index), provider: new ScriptedModel([{ text: 'The sources do not say whether users see the Logs tab.' }]) })
+    const { answer } = await collect(answerer, { question, settings: SETTINGS, chooseModel: async () => 'model-a' })
+    expect(answer).toMatchObject({ composer: 'model', isFound: false, related: [{ article_id: 7, title: 'Roles' }] })
+  })
+
+  it('lists none beside an answer, nor where nothing came close', async () => {
+    const answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(fakeIndex()) })
+    expect((await collect(answerer, { question: 'How often should tomato plants be watered?', settings: SETTINGS })).answer.related).toBeUndefined()
+    const far = new QuestionAnswerer({ retriever: new KeywordRetriever({ ...fakeIndex([fees]), termWeight: (stem: string) => weights[stem] ?? 1 }) })
+    expect((await collect(far, { question, settings: SETTINGS })).answer).toMatchObject({ isFound: false })
+    expect((await collect(far, { question, settings: SETTINGS })).answer.related).toBeUndefined()
+  })
+})
+
 describe('a model that says the sources do not answer', () => {
   it('gives that as a not-found answer without sources, though the passages share its words', async () => {
     const about = [hit(1, 'Answers and sources', 'Every answer shows the sources that answer the question, so readers can check this question.', 3)]

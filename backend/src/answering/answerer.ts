@@ -1,6 +1,6 @@
-import type { Source } from '../../../contracts/ask'
+import type { RelatedArticle, Source } from '../../../contracts/ask'
 import type { LlmProvider } from '../llm/provider'
-import { CitationList } from './citations'
+import { CitationList, type CitableChunk } from './citations'
 import type { ComposedPart } from './composer'
 import { ExtractiveComposer } from './extractive-composer'
 import { onlyPlacesItself, readConversation } from './follow-up'
@@ -10,6 +10,7 @@ import { ModelComposer, type ModelRunReport, type PassageScreen } from './model-
 import { askAfterAnswer, NO_EARLIER_QUESTION_ANSWER, NOT_FOUND_ANSWER } from './not-found'
 import type { PromptSettings, PromptTurn } from './prompt'
 import { retrieveInConversation, type Retriever } from './retriever'
+import { relatedArticles } from './related'
 import { readRequest } from './request-frame'
 
 /** Something to show while an answer is written. */
@@ -33,6 +34,8 @@ export interface AnsweredQuestion {
   /** The model run, when a model was asked (also when it failed). */
   model: ModelRunReport | null
   fallback: FallbackReason | null
+  /** With a not-found answer from passages that came close: the articles that may help (`relatedArticles`). */
+  related?: RelatedArticle[]
 }
 
 export interface AnswerStream {
@@ -156,7 +159,7 @@ export class QuestionAnswerer {
           }
         }
         const part = await composition.result
-        if (part) return this.modelAnswer(part, citations, report)
+        if (part) return { ...this.modelAnswer(part, citations, report), ...this.relatedIfNotFound(part.citedChunkIds.length > 0, question, chunks) }
         // Every passage was screened out (before any text): nothing to answer from.
         yield { type: 'delta', text: NOT_FOUND_ANSWER }
         return { text: NOT_FOUND_ANSWER, isFound: false, sources: [], unsupported: [], note: null, composer: 'model', model: report, fallback: null }
@@ -174,7 +177,15 @@ export class QuestionAnswerer {
     const text = quoted?.text ?? NOT_FOUND_ANSWER
     yield { type: 'delta', text }
     if (quoted && citations.size > 0) yield { type: 'sources', sources: [...citations.sources] }
-    return { text, isFound: quoted !== null, sources: quoted ? citations.sources : [], unsupported: [], note, composer: 'extractive', model: report, fallback }
+    return { text, isFound: quoted !== null, sources: quoted ? citations.sources : [], unsupported: [], note, composer: 'extractive', model: report, fallback, ...this.relatedIfNotFound(quoted !== null, question, chunks) }
+  }
+
+  /** For a not-found answer, the articles of the passages that came close to the question, when there are any. */
+  private relatedIfNotFound(isFound: boolean, question: string, chunks: readonly CitableChunk[]): Pick<AnsweredQuestion, 'related'> {
+    if (isFound) return {}
+    const { retriever } = this.options
+    const related = relatedArticles(question, chunks, retriever.termWeight.bind(retriever), retriever.correctTerm?.bind(retriever))
+    return related.length > 0 ? { related } : {}
   }
 
   private modelAnswer(part: ComposedPart, citations: CitationList, report: ModelRunReport): AnsweredQuestion {

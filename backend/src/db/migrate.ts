@@ -12,6 +12,7 @@ import * as accountPasswordLinks from './migrations/011-account-password-links'
 import * as conversationThreads from './migrations/012-conversation-threads'
 import * as sharedLimits from './migrations/013-shared-limits'
 import * as identicalImports from './migrations/014-identical-imports'
+import * as relatedArticles from './migrations/015-related-articles'
 
 /** Forward-only migrations, applied in order; an applied migration is never edited, only followed by a new one. */
 export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
@@ -28,6 +29,7 @@ export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
   { id: '012-conversation-threads', sql: conversationThreads.sql },
   { id: '013-shared-limits', sql: sharedLimits.sql },
   { id: '014-identical-imports', sql: identicalImports.sql },
+  { id: '015-related-articles', sql: relatedArticles.sql },
 ]
 
 // Any constant works; it only has to be the same for every process migrating this database.

@@ -160,8 +160,21 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
 
       it('says plainly when the knowledge base has no answer', async () => {
         const response = await server.call('/ask_qa', { method: 'POST', body: { command: 'What is the capital of Mongolia?' } })
+        expect(response.body).toMatchObject({ success: true, found: false, source_list: [], related_list: [] })
+        expect(response.body.result).toMatch(/not find an answer to that in the knowledge base/)
+      })
+
+      it('lists the articles that may help beside a not-found answer, and keeps them with its log', async () => {
+        // The pruning article is about apple trees, but says nothing of containers.
+        const response = await server.call('/ask_qa', { method: 'POST', body: { command: 'Can apple trees be grown in containers?' } })
         expect(response.body).toMatchObject({ success: true, found: false, source_list: [] })
         expect(response.body.result).toMatch(/not find an answer to that in the knowledge base/)
+        expect(response.body.related_list).toEqual([{ article_id: expect.any(Number), title: 'Pruning apple trees' }])
+        const again = await server.call(`/answer?log_id=${response.body.log_id}`)
+        expect(again.body).toMatchObject({ found: false, related_list: response.body.related_list })
+        // An answer found lists none.
+        const found = await server.call('/ask_qa', { method: 'POST', body: { command: 'How often should I water tomato plants?' } })
+        expect(found.body).toMatchObject({ found: true, related_list: [] })
       })
 
       it('refuses a blank command, naming the field', async () => {

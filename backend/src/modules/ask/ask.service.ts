@@ -11,7 +11,7 @@ import type { LlmProvider } from '../../llm/provider'
 import { JobLostError, JobStoppedError, type HeldJob, type Job, type JobContext, type JobQueue } from '../../jobs/job-queue'
 import { AGENT_JOB, type AgentsService } from '../agents/agents.service'
 import type { KnowledgeService } from '../knowledge/knowledge.service'
-import { queryLogsRepository as logs, type AnswerMetricsRecord, type LogStatus, type QueryLogRecord } from '../query-logs/query-logs.repository'
+import { queryLogsRepository as logs, type AnswerMetricsRecord, type LogOutcome, type LogStatus, type QueryLogRecord } from '../query-logs/query-logs.repository'
 import type { CurrentUser } from '../identity/identity.types'
 import { scopeOf } from '../query-logs/query-logs.service'
 import { QuestionLogWriter } from '../query-logs/question-log-writer'
@@ -39,7 +39,7 @@ export interface StreamedQuestion {
 
 /** A question answered in this process, before anything about it is written: what its log will hold. */
 interface AnsweredNow {
-  outcome: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number }
+  outcome: LogOutcome
   /** How a composer wrote it; absent for a question the semantic firewall refused. */
   metrics?: AnswerMetricsRecord
 }
@@ -70,7 +70,8 @@ const metricsOf = (answer: AnsweredQuestion): AnswerMetricsRecord => ({
 })
 
 /** What a logged answer adds to the AskAnswer: its note, unsupported sentences, model, thread and feedback. */
-const answeringFieldsOf = (log: QueryLogRecord | undefined): Pick<AskAnswer, 'note' | 'unsupported' | 'model' | 'thread_id' | 'feedback' | 'feedback_reason'> => ({
+const answeringFieldsOf = (log: QueryLogRecord | undefined): Pick<AskAnswer, 'note' | 'unsupported' | 'model' | 'thread_id' | 'feedback' | 'feedback_reason' | 'related_list'> => ({
+  related_list: log?.relatedList ?? [],
   note: log?.answering.note ?? null,
   unsupported: log?.answering.unsupported ?? [],
   model: log?.answering.fallback ? null : (log?.answering.model ?? null),
@@ -234,7 +235,7 @@ export class AskService {
     if (screening?.isBlocked) return { outcome: { answer: screening.refusal, sourceList: [], status: 'blocked', durationMs: elapsed() } }
     const answer = await this.answerer.complete({ question: command, settings, chooseModel: this.modelChooser(settings, model), history, signal })
     return {
-      outcome: { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs: elapsed() },
+      outcome: { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs: elapsed(), relatedList: answer.related ?? [] },
       metrics: metricsOf(answer),
     }
   }
@@ -250,6 +251,7 @@ export class AskService {
       source_list: outcome.sourceList,
       result: outcome.answer,
       found: outcome.status === 'answered',
+      related_list: outcome.relatedList ?? [],
       success: true,
       status: 'finished',
       error: null,
@@ -427,7 +429,7 @@ export class AskService {
     await logs.complete(
       this.db,
       logId,
-      { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs },
+      { answer: answer.text, sourceList: answer.sources, status: answer.isFound ? 'answered' : 'not_found', durationMs, relatedList: answer.related ?? [] },
       metricsOf(answer),
     )
   }
@@ -435,7 +437,7 @@ export class AskService {
   /** The `done` event: the answer as POST /ask_qa gives it (no task: a stream is answered in its request). */
   private streamedAnswer(
     question: StreamedQuestion,
-    answer: Pick<AnsweredQuestion, 'text' | 'isFound' | 'sources' | 'note' | 'unsupported'> & { model: string | null },
+    answer: Pick<AnsweredQuestion, 'text' | 'isFound' | 'sources' | 'note' | 'unsupported' | 'related'> & { model: string | null },
   ): AskAnswer {
     return {
       command: question.command,
@@ -445,6 +447,7 @@ export class AskService {
       source_list: answer.sources,
       result: answer.text,
       found: answer.isFound,
+      related_list: answer.related ?? [],
       success: true,
       status: 'finished',
       error: null,

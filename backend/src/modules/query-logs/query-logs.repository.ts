@@ -1,10 +1,19 @@
 import type { AgentTraceEntry } from '../../../../contracts/agents'
-import type { Source } from '../../../../contracts/ask'
+import type { RelatedArticle, Source } from '../../../../contracts/ask'
 import { LOG_FILTER_COLUMNS, type LogFilters } from '../../../../contracts/query-logs'
 import { addParameter, columnFiltersSql, foldedContains, type FilterColumnSql } from '../../db/column-filters-sql'
 import type { Queryable } from '../../db/database'
 
 export type LogStatus = 'pending' | 'answered' | 'not_found' | 'blocked' | 'failed'
+
+/** How a question ended: its answer, the sources it cites, and with a not-found answer the articles that may help. */
+export interface LogOutcome {
+  answer: string | null
+  sourceList: Source[]
+  status: LogStatus
+  durationMs: number
+  relatedList?: RelatedArticle[]
+}
 
 /** A question as logged when asked, with its outcome when it was answered at once. */
 export interface QuestionLogEntry {
@@ -15,7 +24,7 @@ export interface QuestionLogEntry {
   organizationId?: number
   threadId?: number
   taskId?: string
-  outcome?: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number }
+  outcome?: LogOutcome
   metrics?: AnswerMetricsRecord
 }
 
@@ -32,6 +41,8 @@ export interface QueryLogRecord {
   command: string
   answer: string | null
   sourceList: Source[]
+  /** With a not-found answer: the articles that may help (ADR 314). */
+  relatedList: RelatedArticle[]
   status: LogStatus
   mode: string
   feedback: 'like' | 'dislike' | null
@@ -71,6 +82,7 @@ interface QueryLogRow {
   command: string
   answer: string | null
   source_list: Source[]
+  related_list?: RelatedArticle[] | null
   status: LogStatus
   mode: string
   feedback: 'like' | 'dislike' | null
@@ -110,6 +122,7 @@ const toRecord = (row: QueryLogRow, comments: LogCommentRecord[] = []): QueryLog
   command: row.command,
   answer: row.answer,
   sourceList: row.source_list,
+  relatedList: row.related_list ?? [],
   status: row.status,
   mode: row.mode,
   feedback: row.feedback,
@@ -233,6 +246,7 @@ export const queryLogsRepository = {
         task_id: entry.taskId ?? null,
         answer: outcome?.answer ?? null,
         source_list: outcome?.sourceList ?? [],
+        related_list: outcome?.relatedList ?? [],
         status: outcome?.status ?? 'pending',
         duration_ms: outcome?.durationMs ?? null,
         llm_model: metrics?.model ?? null,
@@ -251,15 +265,15 @@ export const queryLogsRepository = {
       `WITH input AS (
          SELECT nextval(pg_get_serial_sequence('query_logs', 'id'))::int AS id, r.*
            FROM jsonb_to_recordset($1::jsonb) AS r(position int, thread_id int, command text, timezone text, mode text, user_id int,
-                organization_id int, task_id text, answer text, source_list jsonb, status text, duration_ms int, llm_model text,
+                organization_id int, task_id text, answer text, source_list jsonb, related_list jsonb, status text, duration_ms int, llm_model text,
                 llm_fallback text, llm_tokens_in int, llm_tokens_out int, llm_first_token_ms int, llm_total_ms int, answer_note text,
                 unsupported_sentences jsonb, screened_passages int)
           ORDER BY r.position
        ), logged AS (
-         INSERT INTO query_logs (id, thread_id, command, timezone, mode, user_id, organization_id, task_id, answer, source_list, status, duration_ms,
+         INSERT INTO query_logs (id, thread_id, command, timezone, mode, user_id, organization_id, task_id, answer, source_list, related_list, status, duration_ms,
                                  llm_model, llm_fallback, llm_tokens_in, llm_tokens_out, llm_first_token_ms, llm_total_ms, answer_note,
                                  unsupported_sentences, screened_passages)
-         SELECT id, COALESCE(thread_id, id), command, timezone, mode, user_id, organization_id, task_id, answer, source_list, status, duration_ms,
+         SELECT id, COALESCE(thread_id, id), command, timezone, mode, user_id, organization_id, task_id, answer, source_list, COALESCE(related_list, '[]'::jsonb), status, duration_ms,
                 llm_model, llm_fallback, llm_tokens_in, llm_tokens_out, llm_first_token_ms, llm_total_ms, answer_note,
                 NULLIF(unsupported_sentences, 'null'::jsonb), screened_passages
            FROM input
@@ -292,23 +306,20 @@ export const queryLogsRepository = {
   async complete(
     db: Queryable,
     id: number,
-    outcome: { answer: string | null; sourceList: Source[]; status: LogStatus; durationMs: number },
+    outcome: LogOutcome,
     metrics?: AnswerMetricsRecord,
   ): Promise<boolean> {
     if (!metrics) {
-      const rows = await db.query(`UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5 WHERE id = $1 AND status = 'pending' RETURNING id`, [
-        id,
-        outcome.answer,
-        JSON.stringify(outcome.sourceList),
-        outcome.status,
-        outcome.durationMs,
-      ])
+      const rows = await db.query(
+        `UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5, related_list = $6::jsonb WHERE id = $1 AND status = 'pending' RETURNING id`,
+        [id, outcome.answer, JSON.stringify(outcome.sourceList), outcome.status, outcome.durationMs, JSON.stringify(outcome.relatedList ?? [])],
+      )
       return rows.length > 0
     }
     const rows = await db.query(
       `UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, duration_ms = $5, llm_model = $6, llm_fallback = $7,
               llm_tokens_in = $8, llm_tokens_out = $9, llm_first_token_ms = $10, llm_total_ms = $11, answer_note = $12,
-              unsupported_sentences = $13::jsonb, screened_passages = $14
+              unsupported_sentences = $13::jsonb, screened_passages = $14, related_list = $15::jsonb
         WHERE id = $1 AND status = 'pending' RETURNING id`,
       [
         id,
@@ -325,6 +336,7 @@ export const queryLogsRepository = {
         metrics.note,
         metrics.unsupported.length ? JSON.stringify(metrics.unsupported) : null,
         metrics.screenedPassages,
+        JSON.stringify(outcome.relatedList ?? []),
       ],
     )
     return rows.length > 0
