@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { pageWidth, widestElements } from './support/checks'
 
 /** Asks a question on Ask; the answer's region. */
 async function ask(page: Page, question: string) {
@@ -79,6 +80,25 @@ test.describe('Ask', () => {
     const answer = await ask(page, 'What is the boiling point of mercury on Neptune?')
     await expect(answer).toContainText('could not find an answer to that in the knowledge base')
     await expect(answer.getByRole('list', { name: 'Sources' })).toHaveCount(0)
+    // Nothing came close: no articles to suggest either.
+    await expect(answer.getByRole('list', { name: 'Articles that may help' })).toHaveCount(0)
+  })
+
+  test('a question not answered lists the articles that came close, which open in the reader, at 390 px too', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 900 })
+    // The guide says so ("Users with the plain user role have no Logs tab"), in too few of the question's words to quote.
+    const answer = await ask(page, 'Do ordinary users get access to the Logs tab?')
+    await expect(answer).toContainText('could not find an answer to that in the knowledge base')
+    await expect(answer.getByRole('list', { name: 'Sources' })).toHaveCount(0)
+    const related = answer.getByRole('list', { name: 'Articles that may help' })
+    await expect(related.getByRole('link', { name: 'How to use the query logs and their filters' })).toBeVisible()
+    expect(await pageWidth(page), (await widestElements(page, 390)).join('\n')).toBeLessThanOrEqual(390)
+    await related.getByRole('link').first().click()
+    await expect(page).toHaveURL(/\/read\/\d+\?back=/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('How to use the query logs and their filters')
+    // Back to the answer, which still lists them (kept with its log).
+    await page.getByRole('link', { name: 'Back to Ask' }).click()
+    await expect(page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Articles that may help' })).toBeVisible()
   })
 
   test('asks a query shortcut with one click', async ({ page }) => {
