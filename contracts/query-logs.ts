@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { Id } from './common'
 import { AgentTraceEntry } from './agents'
-import { Source } from './ask'
+import { RelatedArticle, Source } from './ask'
 import { ColumnFilter, filtersParamOf } from './article-filters'
 
 export const PAGE_SIZE_LOGS = 50
@@ -70,6 +70,8 @@ export const QueryLog = z.object({
   /** Why, in the asker's words (optional with the feedback). */
   feedback_reason: z.string().nullable().optional(),
   source_list: z.array(Source),
+  /** With a not-found answer: the articles whose passages came close to the question (ADR 314); empty otherwise. */
+  related_list: z.array(RelatedArticle).optional(),
   comment_id: z.number().int().nullable(),
   comment: z.string().nullable(),
   has_comment: z.boolean(),

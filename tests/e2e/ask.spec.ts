@@ -99,6 +99,12 @@ test.describe('Ask', () => {
     // Back to the answer, which still lists them (kept with its log).
     await page.getByRole('link', { name: 'Back to Ask' }).click()
     await expect(page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Articles that may help' })).toBeVisible()
+    // The question's log shows administrators what the asker was pointed to.
+    await page.goto('/logs')
+    await page.getByRole('table', { name: 'Query logs' }).getByRole('link', { name: 'Do ordinary users get access to the Logs tab?', exact: true }).first().click()
+    await expect(page).toHaveURL(/\/logs\/\d+$/)
+    await expect(page.getByRole('list', { name: 'Articles that may help' }).getByRole('link', { name: 'How to use the query logs and their filters' })).toBeVisible()
+    expect(await pageWidth(page), (await widestElements(page, 390)).join('\n')).toBeLessThanOrEqual(390)
   })
 
   test('asks a query shortcut with one click', async ({ page }) => {

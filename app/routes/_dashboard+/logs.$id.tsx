@@ -237,6 +237,20 @@ export default function LogRoute() {
         ) : (
           <p className={layout.muted}>No sources.</p>
         )}
+        {log.related_list?.length ? (
+          <>
+            {/* Near misses: what the asker was pointed to, and where an article could say it better. */}
+            <h3 id="log-related-heading">Articles that may help</h3>
+            <p className={layout.muted}>Listed for the asker: their passages came close to the question without answering it.</p>
+            <ul aria-labelledby="log-related-heading">
+              {log.related_list.map((article) => (
+                <li key={article.article_id}>
+                  <Link to={readerHref(article.article_id, null, backHere(location, 'log-related-heading'))}>{article.title}</Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
       </section>
 
       <section className={layout.card} aria-labelledby="comments-heading">

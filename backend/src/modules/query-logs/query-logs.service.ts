@@ -16,6 +16,7 @@ export const toQueryLog = (record: QueryLogRecord): QueryLog => ({
   feedback: record.feedback,
   feedback_reason: record.feedbackReason,
   source_list: record.sourceList,
+  related_list: record.relatedList,
   comment_id: record.comment ? record.id : null,
   comment: record.comment,
   has_comment: Boolean(record.comment) || record.comments.length > 0,
