@@ -105,6 +105,9 @@ test.describe('Ask', () => {
     await expect(page).toHaveURL(/\/logs\/\d+$/)
     await expect(page.getByRole('list', { name: 'Articles that may help' }).getByRole('link', { name: 'How to use the query logs and their filters' })).toBeVisible()
     expect(await pageWidth(page), (await widestElements(page, 390)).join('\n')).toBeLessThanOrEqual(390)
+    // So does the page of the answer saved.
+    await page.goto(`/saved/${/\/logs\/(\d+)$/.exec(page.url())?.[1]}`)
+    await expect(page.getByRole('list', { name: 'Articles that may help' }).getByRole('link', { name: 'How to use the query logs and their filters' })).toBeVisible()
   })
 
   test('asks a query shortcut with one click', async ({ page }) => {

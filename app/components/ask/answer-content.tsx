@@ -12,6 +12,7 @@ import { readerHref } from '~/utils/reader'
 import * as styles from './ask.css'
 import { sourceCards } from './source-cards'
 import { AskedQuestion } from './asked-question'
+import { RelatedArticles } from './related-articles'
 
 /** An answer as the Ask page renders it: the backend's AskAnswer with its text parsed as Markdown on the server. */
 export type RenderedAnswer = Pick<
@@ -165,18 +166,9 @@ export function AnswerContent({ answer, address, savedNote = null }: { answer: R
         </div>
       ) : null}
       {answer.success && answer.model ? <p className={layout.muted}>Written by the language model {answer.model}.</p> : null}
-      {answer.success && answer.related_list?.length ? (
-        <>
-          {/* A not-found answer: the articles whose passages came close to the question, to read for oneself. */}
-          <h3 id="related-heading">Articles that may help</h3>
-          <ul aria-labelledby="related-heading" className={styles.relatedArticles}>
-            {answer.related_list.map((article) => (
-              <li key={article.article_id}>
-                <Link to={readerHref(article.article_id, null, answerReturnPath({ thread_id: answer.thread_id ?? address?.thread, log_id: answer.log_id }))}>{article.title}</Link>
-              </li>
-            ))}
-          </ul>
-        </>
+      {/* A not-found answer: the articles whose passages came close to the question, to read for oneself. */}
+      {answer.success ? (
+        <RelatedArticles articles={answer.related_list} headingId="related-heading" back={answerReturnPath({ thread_id: answer.thread_id ?? address?.thread, log_id: answer.log_id })} />
       ) : null}
       {answer.source_list.length ? (
         <>

@@ -5,6 +5,7 @@ import { Link, useActionData, useFetcher, useLoaderData, useLocation } from '@re
 import type { QueryLog } from '../../../contracts/query-logs'
 import { readInteger } from '~/components/data-table/table-url'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { RelatedArticles } from '~/components/ask/related-articles'
 import { LocalTime } from '~/components/local-time'
 import { ActionButtonForm, CommentForm } from '~/components/logs/comment-form'
 import { LogForms, type LogFormData } from '~/components/logs/log-forms'
@@ -237,20 +238,13 @@ export default function LogRoute() {
         ) : (
           <p className={layout.muted}>No sources.</p>
         )}
-        {log.related_list?.length ? (
-          <>
-            {/* Near misses: what the asker was pointed to, and where an article could say it better. */}
-            <h3 id="log-related-heading">Articles that may help</h3>
-            <p className={layout.muted}>Listed for the asker: their passages came close to the question without answering it.</p>
-            <ul aria-labelledby="log-related-heading">
-              {log.related_list.map((article) => (
-                <li key={article.article_id}>
-                  <Link to={readerHref(article.article_id, null, backHere(location, 'log-related-heading'))}>{article.title}</Link>
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
+        {/* Near misses: what the asker was pointed to, and where an article could say it better. */}
+        <RelatedArticles
+          articles={log.related_list}
+          headingId="log-related-heading"
+          back={backHere(location, 'log-related-heading')}
+          note="Listed for the asker: their passages came close to the question without answering it."
+        />
       </section>
 
       <section className={layout.card} aria-labelledby="comments-heading">

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData, useLocation } from '@remix-run/react'
+import { RelatedArticles } from '~/components/ask/related-articles'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
 import * as styles from '~/components/logs/logs.css'
@@ -42,6 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         isDeleted: source.metadata.is_deleted,
         excerpt: source.page_content ? markdownExcerptShowing(source.page_content, 280, log.answer ?? undefined) : '',
       })),
+      related: log.related_list ?? [],
     })
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw json({ message: NOT_FOUND }, { status: 404, statusText: 'Not Found' })
@@ -50,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function SavedAnswerRoute() {
-  const { logId, question, answer, status, timestamp, sources } = useLoaderData<typeof loader>()
+  const { logId, question, answer, status, timestamp, sources, related } = useLoaderData<typeof loader>()
   const role = useDashboardRole()
   const location = useLocation()
   const logPath = `/logs/${logId}`
@@ -98,6 +100,7 @@ export default function SavedAnswerRoute() {
       ) : (
         <p className={layout.muted}>No sources.</p>
       )}
+      <RelatedArticles articles={related} headingId="saved-answer-related" back={backHere(location, 'saved-answer-related')} level={2} />
     </section>
   )
 }
