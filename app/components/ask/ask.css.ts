@@ -37,10 +37,10 @@ export const recentList = style({ margin: 0, paddingInlineStart: '1.25rem', disp
 // Newer and older pages of the longer list, side by side (wrapping on a phone), each a finger's width.
 export const recentPages = style({ display: 'flex', flexWrap: 'wrap', gap: '0.5rem 1.5rem' })
 
-// Source cards: one per article, its quoted passages below the title.
 // The articles that may help under a not-found answer: a plain list of links, each a comfortable tap target on a phone.
 export const relatedArticles = style({ margin: '0 0 1rem', paddingLeft: '1.25rem', display: 'grid', gap: '0.5rem', overflowWrap: 'anywhere' })
 
+// Source cards: one per article, its quoted passages below the title.
 export const sourceCards = style({ listStyle: 'none', padding: 0, margin: '0 0 1rem', display: 'grid', gap: '0.75rem' })
 export const sourceCard = style({
   padding: '0.6rem 0.8rem',

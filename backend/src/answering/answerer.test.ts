@@ -222,8 +222,9 @@ describe('articles that may help with a question not answered', () => {
     const answerer = new QuestionAnswerer({ retriever: new KeywordRetriever(fakeIndex()) })
     expect((await collect(answerer, { question: 'How often should tomato plants be watered?', settings: SETTINGS })).answer.related).toBeUndefined()
     const far = new QuestionAnswerer({ retriever: new KeywordRetriever({ ...fakeIndex([fees]), termWeight: (stem: string) => weights[stem] ?? 1 }) })
-    expect((await collect(far, { question, settings: SETTINGS })).answer).toMatchObject({ isFound: false })
-    expect((await collect(far, { question, settings: SETTINGS })).answer.related).toBeUndefined()
+    const { answer } = await collect(far, { question, settings: SETTINGS })
+    expect(answer).toMatchObject({ isFound: false })
+    expect(answer.related).toBeUndefined()
   })
 })
 
