@@ -400,7 +400,7 @@ test.describe('Logs', () => {
     const [logsFile] = await Promise.all([page.waitForEvent('download'), downloads.getByRole('link', { name: 'Download query_logs.csv' }).click()])
     expect(logsFile.suggestedFilename()).toBe('query_logs.csv')
     const logsCsv = await readFile((await logsFile.path())!, 'utf8')
-    expect(logsCsv.split('\n')[0]).toBe('id,timestamp,user,mode,status,question,answer,sources,feedback,feedback_reason,comments,duration_ms')
+    expect(logsCsv.split('\n')[0]).toBe('id,timestamp,user,mode,status,question,answer,sources,related,feedback,feedback_reason,comments,duration_ms')
     expect(logsCsv).toContain(question)
     // SEED.md §8: the download toast, with scripts on (a plain download with scripts off cannot carry one).
     if (testInfo.project.name === 'js') await expect(toast(page, 'Query logs file downloaded')).toBeVisible()

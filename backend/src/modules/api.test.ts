@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPostgresAvailable, publishArticles, startTestBackend, waitForPublish, type StorageKind, type TestBackend } from '../testing/test-backend'
 
@@ -172,6 +173,9 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(response.body.related_list).toEqual([{ article_id: expect.any(Number), title: 'Pruning apple trees' }])
         const again = await server.call(`/answer?log_id=${response.body.log_id}`)
         expect(again.body).toMatchObject({ found: false, related_list: response.body.related_list })
+        // The logs' CSV names them in its own column.
+        const rows = parse(String((await server.call('/query_logs/query_log_csv')).body), { columns: true }) as Record<string, string>[]
+        expect(rows.find((row) => row.id === String(response.body.log_id))).toMatchObject({ sources: '', related: 'Pruning apple trees' })
         // An answer found lists none.
         const found = await server.call('/ask_qa', { method: 'POST', body: { command: 'How often should I water tomato plants?' } })
         expect(found.body).toMatchObject({ found: true, related_list: [] })

@@ -155,7 +155,7 @@ export class QueryLogsService {
     if (!(await repository.deleteFavorite(this.db, user.id, id))) throw new NotFoundError(`No saved query ${id}`)
   }
 
-  /** query_logs.csv: every log in the caller's scope. */
+  /** query_logs.csv: every log in the caller's scope; `related` names the articles a not-found answer pointed to. */
   async csv(user: CurrentUser): Promise<string> {
     const records = await repository.all(this.db, scopeOf(user))
     return stringify(
@@ -169,13 +169,14 @@ export class QueryLogsService {
           record.command,
           record.answer ?? '',
           sourcesText(record),
+          record.relatedList.map((article) => article.title).join('; '),
           record.feedback ?? '',
           record.feedbackReason ?? '',
           [record.comment, ...record.comments.map((comment) => comment.comment)].filter(Boolean).join(' | '),
           record.durationMs ?? '',
         ]),
       ),
-      { header: true, columns: ['id', 'timestamp', 'user', 'mode', 'status', 'question', 'answer', 'sources', 'feedback', 'feedback_reason', 'comments', 'duration_ms'] },
+      { header: true, columns: ['id', 'timestamp', 'user', 'mode', 'status', 'question', 'answer', 'sources', 'related', 'feedback', 'feedback_reason', 'comments', 'duration_ms'] },
     )
   }
 

@@ -116,7 +116,7 @@ forEachStorage('query logs, feedback, comments and saved queries', ({ server }) 
     expect(csv.status).toBe(200)
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/)
     expect(csv.headers.get('content-disposition')).toContain('query_logs.csv')
-    expect(String(csv.body).split('\n')[0]).toBe('id,timestamp,user,mode,status,question,answer,sources,feedback,feedback_reason,comments,duration_ms')
+    expect(String(csv.body).split('\n')[0]).toBe('id,timestamp,user,mode,status,question,answer,sources,related,feedback,feedback_reason,comments,duration_ms')
     expect(String(csv.body)).toContain('When must bicycle lights be on?')
     expect(String(csv.body)).toMatch(/,dislike,Says nothing about dynamo lights,/)
 
