@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, setCookie } = await takeToast(request)
   const env = getEnv()
   const sponsor = getSponsorView()
-  return json({ toast, sponsor, theme: sponsor.key, target: env.TARGET }, { headers: { 'Set-Cookie': setCookie } })
+  return json({ toast, sponsor, theme: sponsor.key, target: env.TARGET }, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
 }
 
 /**

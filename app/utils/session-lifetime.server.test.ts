@@ -87,7 +87,7 @@ describe('the session cookie', () => {
     const signedIn = await signInAsAdministrator()
     const stored = (await sessions.sessionStorage().getSession(cookieHeader(setCookieOf((signedIn as { headers: Headers }).headers, '__session')))).get('auth')!
     // The same sign-in as a cookie written 9½ minutes ago would carry it: 30 s left, inside the renewal window.
-    const old = await committed({ ...stored, expiresAt: Date.now() + 30_000 })
+    const old = await committed({ ...stored, expiresAt: Date.now() + 30_000 }, 'Saved')
     expect(maxAgeOf(old)).toBeLessThanOrEqual(30)
     const page = () => new Request(`${WEB}/ask`, { headers: { cookie: cookieHeader(old) } })
     const renewal = await auth.refreshSessionIfNeeded(page())
@@ -96,7 +96,20 @@ describe('the session cookie', () => {
     // Another loader of the same page read the old cookie and commits it (the root loader takes its toast).
     const raced = await sessions.takeToast(page())
     expect((await sessions.sessionStorage().getSession(cookieHeader(raced.setCookie))).get('auth')).toEqual(renewed)
-    expect(maxAgeOf(raced.setCookie)).toBeGreaterThan(TOKEN_TTL_SECONDS - 10)
+    expect(maxAgeOf(raced.setCookie!)).toBeGreaterThan(TOKEN_TTL_SECONDS - 10)
+    expect(raced.toast).toMatchObject({ message: 'Saved' })
+  })
+
+  it('is written by the root loader only when it takes a toast, so a loader that raced an action keeps its toast', async () => {
+    // A revalidation still running from before an action read the cookie without the toast that action then set:
+    // writing back what it read would lose the toast.
+    const before = await committed(localSession(5 * 60_000))
+    const stale = await sessions.takeToast(new Request(`${WEB}/ask`, { headers: { cookie: cookieHeader(before) } }))
+    expect(stale).toEqual({ toast: null })
+    const after = await committed(localSession(5 * 60_000), 'Group deleted')
+    const taken = await sessions.takeToast(new Request(`${WEB}/ask`, { headers: { cookie: cookieHeader(after) } }))
+    expect(taken.toast).toMatchObject({ message: 'Group deleted' })
+    expect(await toastOf(taken.setCookie)).toBeUndefined()
   })
 
   it('lives as long as what it carries: the rest of a token, nothing for a token gone, 30 days without one', async () => {

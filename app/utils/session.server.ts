@@ -127,9 +127,14 @@ export async function redirectWithToast(request: Request, url: string, toast: Pa
   return redirect(url, { headers: { 'Set-Cookie': await sessionStorage().commitSession(session) } })
 }
 
-/** Reads (and so clears) the pending toast; the caller must send the returned Set-Cookie header. */
-export async function takeToast(request: Request): Promise<{ toast: Toast | null; setCookie: string }> {
+/**
+ * Reads (and so clears) the pending toast; the caller must send the returned Set-Cookie header when there is one.
+ * Only a toast taken writes the cookie: every page's root loader calls this, and a loader still running from before
+ * an action (a revalidation the browser has moved on from) would otherwise write back the cookie it read, without
+ * the toast that action has just set, and the toast would never show.
+ */
+export async function takeToast(request: Request): Promise<{ toast: Toast | null; setCookie?: string }> {
   const session = await getSession(request)
   const toast = session.get('toast') ?? null
-  return { toast, setCookie: await sessionStorage().commitSession(session) }
+  return toast ? { toast, setCookie: await sessionStorage().commitSession(session) } : { toast }
 }
