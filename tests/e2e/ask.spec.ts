@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import mammoth from 'mammoth'
 import { pageWidth, widestElements } from './support/checks'
 
 /** Asks a question on Ask; the answer's region. */
@@ -99,6 +100,10 @@ test.describe('Ask', () => {
     // Back to the answer, which still lists them (kept with its log).
     await page.getByRole('link', { name: 'Back to Ask' }).click()
     await expect(page.getByRole('region', { name: 'Answer' }).getByRole('list', { name: 'Articles that may help' })).toBeVisible()
+    // The answer's Word download names them too.
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download as Word (.docx)' }).click()])
+    const { value: text } = await mammoth.extractRawText({ path: (await file.path())! })
+    expect(text).toMatch(/Articles that may help\s+How to use the query logs and their filters/)
     // The question's log shows administrators what the asker was pointed to.
     await page.goto('/logs')
     await page.getByRole('table', { name: 'Query logs' }).getByRole('link', { name: 'Do ordinary users get access to the Logs tab?', exact: true }).first().click()

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { ApiError } from '~/models/api.server'
 import { convertAnswerToDocx, DOCX_TYPE, getAnswer, getAnswerOfLog } from '~/models/ask.server'
+import { answerDocumentMarkdown } from '~/utils/answer-document'
 import { requireApiSession } from '~/utils/auth.server'
 import { downloadErrorResponse, isScriptedDownload, reasonOf } from '~/utils/download-error.server'
 import { redirectWithToast } from '~/utils/session.server'
@@ -29,9 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (logParam !== null ? logId === undefined : !taskId) return downloadErrorResponse(request, 404, ANSWER_NOT_FOUND)
     const answer = logId !== undefined ? await getAnswerOfLog(api, logId) : await getAnswer(api, taskId)
     if (!answer.success || !answer.result) return fail()
-    const sources = answer.source_list.map((source, index) => `${index + 1}. ${source.metadata.title}`).join('\n')
-    const markdown = `# ${answer.command ?? 'Answer'}\n\n${answer.result}\n${sources ? `\n## Sources\n\n${sources}\n` : ''}`
-    const file = await convertAnswerToDocx(api, markdown)
+    const file = await convertAnswerToDocx(api, answerDocumentMarkdown(answer))
     if (!file.ok || !(file.headers.get('content-type') ?? '').startsWith(DOCX_TYPE)) return fail()
     return new Response(file.body, {
       headers: { 'Content-Type': DOCX_TYPE, 'Content-Disposition': 'attachment; filename="answer.docx"', 'Cache-Control': 'no-store' },
