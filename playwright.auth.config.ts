@@ -50,7 +50,7 @@ export default defineConfig({
   outputDir: 'test-results-auth',
   use: {
     baseURL: WEB,
-    // Recording a trace costs every test about a sixth of its time on this 2-core machine (bench/README.md): on
+    // Recording a trace costs every test about a fifth of its time on this 2-core machine (bench/README.md): on
     // CI a failure's retry records one (a failure still leaves its error context and page snapshot).
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: chromiumLaunchOptions,

@@ -48,7 +48,7 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL: `http://127.0.0.1:${WEB_PORT}`,
-    // Recording a trace costs every test about a sixth of its time on this 2-core machine (bench/README.md): on
+    // Recording a trace costs every test about a fifth of its time on this 2-core machine (bench/README.md): on
     // CI a failure's retry records one (a failure still leaves its error context and page snapshot).
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: chromiumLaunchOptions,
