@@ -50,4 +50,11 @@ describe('the built-in guide, asked of the names on its screens', () => {
       for (const sentence of sentences) expect(sentence).toContain('Who am I')
     }
   })
+
+  it('does not answer from the words of a quoted example', async () => {
+    // The guide's only refund is an example of a log comment ('for example "Article on refunds is out of date…"').
+    expect(await answer('How do I get a refund?')).toEqual([])
+    // A quotation that is no example still answers.
+    expect((await answer('What does the "Feedback sent" message mean?'))[0]).toContain('"Feedback sent" message confirms')
+  })
 })

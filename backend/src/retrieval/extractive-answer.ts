@@ -363,9 +363,16 @@ export function cutRunOnSentence(sentence: SentenceInfo, of = 0): (SentenceInfo 
 const overlaps = (one: RunOnWindow | undefined, other: RunOnWindow | undefined) =>
   one !== undefined && other !== undefined && one.of === other.of && one.from < other.to && other.from < one.to;
 
+/**
+ * A quotation given as an example of what somebody might write ('add a comment, for example "Article on refunds is
+ * out of date"'): its words are the example's, not what the sentence is about.
+ */
+const QUOTED_EXAMPLE = /\b(?:for example|for instance|e\.g\.|such as)[,:]?\s+["“][^"“”]+["”]/gi;
+
 const analyzedPassage = keptByText((text): readonly AnalyzedSentence[] =>
   analyzeSentences(text).flatMap((sentence, index) => cutRunOnSentence(sentence, index)).map((sentence) => {
-    const { terms: stems, words } = tokenizeWithWords(sentence.text);
+    const { words } = tokenizeWithWords(sentence.text);
+    const { terms: stems } = tokenizeWithWords(sentence.text.replace(QUOTED_EXAMPLE, ' '));
     const normalized = normalize(sentence.text);
     return { ...sentence, stems, words, normalized, key: normalized.replace(/\s+/g, ' '), wordCount: countWords(sentence.text) };
   }),
