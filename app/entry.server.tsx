@@ -22,6 +22,13 @@ export { crossSiteReason } from '~/utils/same-origin'
 
 const ABORT_DELAY = 5_000
 
+/**
+ * Pages and data answers are the signed-in person's own (their questions, answers, saved queries): the browser keeps
+ * none of them, so after Sign out its Back button asks again (and lands on sign-in) instead of showing the last
+ * person's pages on a shared computer. A route that says otherwise (its own Cache-Control) wins.
+ */
+const NOT_KEPT = { 'Cache-Control': 'private, no-store' }
+
 /** What scripts/web-server.mjs passes to every request: the nonce of this response's Content-Security-Policy. */
 interface WebLoadContext {
   cspNonce?: string
@@ -46,6 +53,7 @@ export default function handleRequest(
 ) {
   const nonce = (loadContext as WebLoadContext).cspNonce ?? createNonce()
   for (const [name, value] of Object.entries(headersFor(request, nonce))) responseHeaders.set(name, value)
+  addMissingHeaders(responseHeaders, NOT_KEPT)
   // Bots get the whole page at once; browsers get the shell as soon as it is ready.
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') || remixContext.isSpaMode ? 'onAllReady' : 'onShellReady'
   return new Promise<Response>((resolve, reject) => {
@@ -79,7 +87,7 @@ export default function handleRequest(
 
 /** Answers to the browser's data requests (client navigation, fetchers) and their redirects carry the headers too. */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request, context }) => {
-  const wanted = headersFor(request, (context as WebLoadContext).cspNonce)
+  const wanted = { ...headersFor(request, (context as WebLoadContext).cspNonce), ...NOT_KEPT }
   try {
     addMissingHeaders(response.headers, wanted)
     return response

@@ -55,6 +55,30 @@ test.describe('Saved queries', () => {
     await expect(page.getByRole('listitem', { name: question })).toHaveCount(0)
   })
 
+  test('after a delete, the focus goes on to the saved query that takes its place, not to the top of the page', async ({ page }, testInfo) => {
+    const word = wordFor(testInfo, 'focusing')
+    const questions = [`How do I publish the ${word} first drafts?`, `How do I publish the ${word} second drafts?`]
+    for (const question of questions) await askAndSave(page, question, '')
+    await page.goto('/saved')
+    const list = page.getByRole('list', { name: 'Saved queries' })
+    // The first of the two in the list is deleted; the saved query after it takes its place (the other project's
+    // saved queries may sit between them: both projects ask as the one administrator).
+    const shown = await list.getByRole('heading', { level: 2 }).allTextContents()
+    const [deleted, kept] = shown.indexOf(questions[0]) < shown.indexOf(questions[1]) ? questions : [questions[1], questions[0]]
+    await page
+      .getByRole('listitem', { name: deleted })
+      .getByRole('form', { name: `Delete saved query ${deleted}` })
+      .getByRole('button', { name: 'Delete saved query' })
+      .click()
+    await expect(page.getByRole('listitem', { name: deleted })).toHaveCount(0)
+    await expect(page.getByRole('listitem', { name: kept })).toBeVisible()
+    // Without scripts the page is drawn anew, and the browser starts at its top.
+    if (testInfo.project.use.javaScriptEnabled === false) return
+    const focused = page.locator(':focus')
+    await expect(focused).toHaveCount(1)
+    expect(await focused.evaluate((element) => element.tagName === 'H2' && element.closest('ul[aria-label="Saved queries"]') !== null)).toBe(true)
+  })
+
   test('shows a saved answer\'s words without its "[n]" markers, which would point at nothing here', async ({ page }, testInfo) => {
     // Questions the demo content answers with a cited sentence; one per project, as both run at once.
     const [question, words] = testInfo.project.name === 'js' ? ['How do I upload files?', 'Submit the upload'] : ['How do I publish drafts?', 'Wait for the job to finish']

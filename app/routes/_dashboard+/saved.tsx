@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LocalTime } from '~/components/local-time'
@@ -75,9 +76,24 @@ export default function SavedRoute() {
   // Editors and administrators open the log itself (comments, drafts); everyone else the answer as its asker reads it.
   const role = useDashboardRole()
   const openPath = (logId: number) => (mayOpen(role, `/logs/${logId}`) ? `/logs/${logId}` : `/saved/${logId}`)
+  // Deleting a saved query here (with scripts) takes away the button that had the focus: the focus goes on to the saved
+  // query that takes its place, or to the heading when none is left, not back to the top of the document.
+  const shownIds = useRef(favorites.map((favorite) => favorite.id))
+  useEffect(() => {
+    const before = shownIds.current
+    const now = favorites.map((favorite) => favorite.id)
+    shownIds.current = now
+    if (document.activeElement && document.activeElement !== document.body) return
+    const removedAt = before.findIndex((id) => !now.includes(id))
+    if (removedAt === -1) return
+    const next = favorites[Math.min(removedAt, favorites.length - 1)]
+    document.getElementById(next ? `saved-${next.id}-question` : 'saved-heading')?.focus()
+  }, [favorites])
   return (
     <section className={layout.card} aria-labelledby="saved-heading">
-      <h1 id="saved-heading">Saved queries</h1>
+      <h1 id="saved-heading" tabIndex={-1}>
+        Saved queries
+      </h1>
       {loadError ? (
         <div className={layout.notice} data-severity="error" role="alert">
           <strong>Something went wrong</strong>
@@ -100,7 +116,7 @@ export default function SavedRoute() {
         <ul aria-label="Saved queries" className={styles.commentList}>
           {favorites.map((favorite) => (
             <li key={favorite.id} className={styles.commentItem} aria-labelledby={`saved-${favorite.id}-question`}>
-              <h2 id={`saved-${favorite.id}-question`} style={{ fontSize: '1.1rem', margin: '0 0 0.25rem' }}>
+              <h2 id={`saved-${favorite.id}-question`} tabIndex={-1} style={{ fontSize: '1.1rem', margin: '0 0 0.25rem' }}>
                 {favorite.command}
               </h2>
               <p className={layout.muted} style={{ margin: 0 }}>

@@ -65,6 +65,26 @@ describe('the model planner', () => {
     expect(widened).toMatchObject({ toolCalls: [{ tool: 'knowledge_search', id: expect.any(String) }], isSettled: false })
   })
 
+  it('searches the question’s own words when the model stops after a tool that found nothing', async () => {
+    const session = new ModelSession(provider, 'fixture-chat')
+    const planner = plannerWith(session)
+    // The fixture's model looks the question up as an article's title; no article has that title, and then it asks
+    // for nothing more.
+    const [question] = await planner.planCommand('How do I add an article?', tools)
+    expect(question.toolCalls).toMatchObject([{ tool: 'article_lookup' }])
+    const evidence: Evidence[] = [{ question: question.text, tool: 'article_lookup', chunks: [], statement: null, failure: null }]
+    const [widened] = await planner.widen([question], tools, evidence)
+    expect(widened).toMatchObject({ toolCalls: [{ tool: 'knowledge_search', input: 'How do I add an article?' }], isSettled: false })
+    expect(session.takeNotes().at(-2)).toEqual({ status: 'done', detail: 'Asked the model (fixture-chat) what else to look for; it said it had enough.' })
+
+    // Once the knowledge base has been searched too (in an earlier round), the model's "enough" settles the question.
+    const again = plannerWith(new ModelSession(provider, 'fixture-chat'))
+    const [asked] = await again.planCommand('How do I add an article?', tools)
+    const searched: Evidence[] = [{ question: question.text, tool: 'knowledge_search', chunks: [], statement: null, failure: null }, ...evidence]
+    const [settled] = await again.widen([asked], tools, searched)
+    expect(settled).toMatchObject({ toolCalls: [], isSettled: true })
+  })
+
   it('names a model the endpoint does not offer in the trace, and asks it once', async () => {
     const session = new ModelSession(provider, 'fixture-model')
     const composer = new SessionComposer({ session, settings: defaultBotSettings, termWeight: () => 1, fallback: new ExtractiveComposer(() => 1), isFailureForTheRun: true })

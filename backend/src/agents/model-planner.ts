@@ -116,8 +116,15 @@ export class ModelPlanner implements Planner {
         conversation.push(...this.resultMessages(conversation, question.toolCalls, found))
         this.conversations.set(key, conversation)
         const calls = await this.askForCalls(conversation, tools, question.section !== null ? `for the section “${question.text}”` : '')
-        // The model has what it needs: the question is settled, and grading will not send it back.
-        widened.push(calls.length > 0 ? { ...question, toolCalls: calls } : { ...question, toolCalls: [], isSettled: true })
+        if (calls.length > 0) {
+          widened.push({ ...question, toolCalls: calls })
+          continue
+        }
+        // The model has what it needs: the question is settled, and grading will not send it back. Unless nothing at all
+        // was found for it yet: then the searches its own words call for, with the tools not tried yet (a title lookup
+        // that found no such title is not the knowledge base having no answer).
+        const untried = this.untriedSearches(question, tools, evidence)
+        widened.push(untried.length > 0 ? { ...question, toolCalls: untried } : { ...question, toolCalls: [], isSettled: true })
       }
       return widened
     } catch (error) {
@@ -189,6 +196,21 @@ export class ModelPlanner implements Planner {
     const chosen = chooseToolCalls(question, query, tools)
     this.options.session.note({ status: 'done', detail: `The model asked for no search; ${chosen.length ? `searching for the request's own words (${describeCalls(chosen)})` : 'no tool applies to the request'}.` })
     return chosen
+  }
+
+  /**
+   * When nothing was found for a question (no passage, no fact) by the tools the model chose, the searches the
+   * question's own words call for with the tools not tried for it yet; otherwise none.
+   */
+  private untriedSearches(question: SubQuestion, tools: AgentTool[], evidence: Evidence[]): ToolCall[] {
+    const found = evidence.filter((item) => item.question === keyOf(question))
+    if (found.some((item) => item.chunks.length > 0 || item.statement)) return []
+    const tried = new Set([...found.map((item) => item.tool), ...question.toolCalls.map((call) => call.tool)])
+    const untried = chooseToolCalls(question.text, question.query, tools).filter((call) => !tried.has(call.tool))
+    if (untried.length > 0) {
+      this.options.session.note({ status: 'done', detail: `Nothing was found for the request yet; searching for its own words (${describeCalls(untried)}).` })
+    }
+    return untried
   }
 
   /** A conversation lost in a restart: the request again; the last results follow as a message of their own. */
