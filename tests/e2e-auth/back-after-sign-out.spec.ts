@@ -5,7 +5,7 @@ import { createLocalAccount, dashboardNav, E2E, expect, signInLocally, test } fr
 
 test('Back after Sign out shows the sign-in page, not the signed-out person’s pages', async ({ browser }, testInfo) => {
   // A context of its own: the suite's usual one routes requests, and a routed context does not use the browser's cache.
-  const context = await browser.newContext({ baseURL: E2E.web, javaScriptEnabled: testInfo.project.use.javaScriptEnabled })
+  const context = await browser.newContext({ baseURL: E2E.web, javaScriptEnabled: testInfo.project.use.javaScriptEnabled, viewport: { width: 390, height: 844 } })
   const page = await context.newPage()
   const account = await createLocalAccount('user')
   await signInLocally(page, account, { from: '/login' })
