@@ -100,7 +100,7 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
       }
     })()
     try {
-      return await handler({ ...part, data })
+      return await handler({ ...part, filename: part.filename === undefined ? undefined : fileNameAsSent(part.filename), data })
     } catch (error) {
       handlerError = error
       throw error
@@ -110,7 +110,7 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
   const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`)
   let hasDelimiter = false
   let tail = Buffer.alloc(0)
-  const watchedBody = request.body?.pipeThrough(
+  const watchedBody = request.body?.pipeThrough(fileNamesEscaped(delimiter)).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         if (!hasDelimiter) {
@@ -134,6 +134,69 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
     if (error === handlerError && uploadHandler && !isBodyBroken) throw error
     throw refusal(400, `The form could not be read: the multipart/form-data body is malformed (${describe(error)}).`)
   }
+}
+
+/** Longest header block of a part that is looked at for a file name; a longer one passes as it is. */
+const PART_HEADERS_LIMIT = 16 * 1024
+
+/**
+ * Remix's multipart parser splits a part's Content-Disposition at every `;` and `=`, so a file named "notes; draft.md"
+ * or "a=b.md" broke the whole form. Browsers send the name as `filename="…"`, the last parameter, with only `"`, CR and
+ * LF escaped (as %22, %0D, %0A): in each part's headers the name's `%`, `;` and `=` are escaped here, and
+ * `fileNameAsSent` reads them back. The parts' contents pass untouched.
+ */
+function fileNamesEscaped(delimiter: Buffer): TransformStream<Uint8Array, Uint8Array> {
+  const headersEnd = Buffer.from('\r\n\r\n')
+  let pending = Buffer.alloc(0)
+  let isInHeaders = false
+  const drain = (controller: TransformStreamDefaultController<Uint8Array>, isLast: boolean) => {
+    for (;;) {
+      if (isInHeaders) {
+        const end = pending.indexOf(headersEnd)
+        if (end === -1 && pending.length <= PART_HEADERS_LIMIT && !isLast) return
+        const length = end === -1 ? Math.min(pending.length, PART_HEADERS_LIMIT) : end + headersEnd.length
+        const headers = pending.subarray(0, length).toString('latin1')
+        controller.enqueue(Buffer.from(end === -1 ? headers : escapeFileName(headers), 'latin1'))
+        pending = pending.subarray(length)
+        isInHeaders = false
+        continue
+      }
+      const at = pending.indexOf(delimiter)
+      if (at === -1) {
+        // Keep what could be the start of a delimiter cut by the chunk's end.
+        const keep = isLast ? 0 : Math.min(pending.length, delimiter.length - 1)
+        if (pending.length > keep) controller.enqueue(pending.subarray(0, pending.length - keep))
+        pending = pending.subarray(pending.length - keep)
+        return
+      }
+      controller.enqueue(pending.subarray(0, at + delimiter.length))
+      pending = pending.subarray(at + delimiter.length)
+      isInHeaders = true
+    }
+  }
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : Buffer.from(chunk)
+      drain(controller, false)
+    },
+    flush(controller) {
+      drain(controller, true)
+    },
+  })
+}
+
+/** A part's header block with the characters of its file name that the parser would split at escaped. */
+function escapeFileName(headers: string): string {
+  return headers.replace(/^(content-disposition:[^\r\n]*?;\s*filename=")([^\r\n]*)("[ \t]*)$/im, (_line, head: string, name: string, tail: string) =>
+    `${head}${name.replace(/[%;=]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}${tail}`,
+  )
+}
+
+/** A file name as the browser's user gave it: what `fileNamesEscaped` escaped, then the browser's %22, %0D and %0A. */
+function fileNameAsSent(name: string): string {
+  const escapes: Record<string, string> = { '%25': '%', '%3B': ';', '%3D': '=', '%22': '"', '%0D': '\r', '%0A': '\n' }
+  const decode = (escape: string) => escapes[escape.toUpperCase()] ?? escape
+  return name.replace(/%(?:25|3B|3D)/gi, decode).replace(/%(?:22|0D|0A)/gi, decode)
 }
 
 /** The answer (to throw) for a form that does not say what to do in a way this action reads: 400 with the reason. */
