@@ -192,11 +192,10 @@ function escapeFileName(headers: string): string {
   )
 }
 
-/** A file name as the browser's user gave it: what `fileNamesEscaped` escaped, then the browser's %22, %0D and %0A. */
+/** A file name as the browser's user gave it: what `fileNamesEscaped` escaped, then the browser's %22 (a quote). */
 function fileNameAsSent(name: string): string {
-  const escapes: Record<string, string> = { '%25': '%', '%3B': ';', '%3D': '=', '%22': '"', '%0D': '\r', '%0A': '\n' }
-  const decode = (escape: string) => escapes[escape.toUpperCase()] ?? escape
-  return name.replace(/%(?:25|3B|3D)/gi, decode).replace(/%(?:22|0D|0A)/gi, decode)
+  const escapes: Record<string, string> = { '%25': '%', '%3B': ';', '%3D': '=' }
+  return name.replace(/%(?:25|3B|3D)/gi, (escape) => escapes[escape.toUpperCase()] ?? escape).replace(/%22/g, '"')
 }
 
 /** The answer (to throw) for a form that does not say what to do in a way this action reads: 400 with the reason. */
