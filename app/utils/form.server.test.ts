@@ -119,4 +119,13 @@ describe('readFormData', () => {
     expect(trickled.map((file) => file.name)).toEqual(files.map((file) => file.name))
     expect(await Promise.all(trickled.map((file) => file.text()))).toEqual(await Promise.all(files.map((file) => file.text())))
   })
+
+  it('answers 400 for a field numbered past the fields a form may have, before any list of that length is made', async () => {
+    const refused = await outcome(post(`username=a&sections%5B${FORM_LIMIT_FIELDS}%5D.title=x`, 'application/x-www-form-urlencoded'))
+    expect(refused).toMatchObject({ status: 400, message: expect.stringContaining('sections[5000].title') })
+    const far = await outcome(multipart('b10', '--b10\nContent-Disposition: form-data; name="x[100000000]"\n\n1\n--b10--\n'))
+    expect(far).toMatchObject({ status: 400 })
+    const last = await outcome(post(`sections%5B${FORM_LIMIT_FIELDS - 1}%5D.title=x&tools%5B0%5D.name=y`, 'application/x-www-form-urlencoded'))
+    expect(last.status).toBe(200)
+  })
 })

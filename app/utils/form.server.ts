@@ -27,9 +27,27 @@ function refusal(status: 400 | 413 | 415, message: string): Response {
 export async function readFormData(request: Request, uploadHandler?: UploadHandler): Promise<FormData> {
   const contentType = request.headers.get('content-type') ?? ''
   const mediaType = contentType.split(';')[0].trim().toLowerCase()
-  if (mediaType === 'application/x-www-form-urlencoded') return withLineFeeds(await readUrlEncoded(request))
-  if (mediaType === 'multipart/form-data') return withLineFeeds(await readMultipart(request, contentType, uploadHandler))
+  if (mediaType === 'application/x-www-form-urlencoded') return withLineFeeds(withListIndexesInRange(await readUrlEncoded(request)))
+  if (mediaType === 'multipart/form-data') return withLineFeeds(withListIndexesInRange(await readMultipart(request, contentType, uploadHandler)))
   throw refusal(415, `This address takes a form (${FORM_TYPES}), not ${mediaType ? mediaType : 'a body without a content type'}.`)
+}
+
+/**
+ * The form, refused with 400 when a field's name numbers an item of a list (`sections[12].title`) at or past the
+ * fields a form may have: conform's parse makes a list that long from one such name, so `x[100000000]=1`, posted to
+ * any action, sign-in included, held the web server for a minute, and a template's `sections[999999]` drew a form
+ * of a million sections.
+ */
+function withListIndexesInRange(form: FormData): FormData {
+  for (const name of form.keys()) {
+    for (const [, index] of name.matchAll(/\[(\d+)\]/g)) {
+      if (index.length > 6 || Number(index) >= FORM_LIMIT_FIELDS) {
+        const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name
+        throw refusal(400, `This form is not one this page sends: its field ${shown} is numbered past the limit of ${FORM_LIMIT_FIELDS} items.`)
+      }
+    }
+  }
+  return form
 }
 
 /**
