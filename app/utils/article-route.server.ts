@@ -20,3 +20,19 @@ export async function loadArticle(request: Request, params: Params) {
     throw error
   }
 }
+
+/**
+ * The refusal of an article form whose text is over the backend's request limit (413, `BODY_LIMIT_BYTES`), said on
+ * its content field, so that the form comes back with what was typed instead of an error page; null for any other error.
+ */
+export function tooLongContentErrors(error: unknown): { content: string[] } | null {
+  if (!(error instanceof ApiError) || error.status !== 413) return null
+  const limitBytes = Number(/limit of (\d+) bytes/.exec(error.message)?.[1])
+  const limit = limitBytes > 0 ? ` (at most ${formatMegabytes(limitBytes)} at a time)` : ''
+  return { content: [`This text is too long to save as one article${limit}. Split it into several articles.`] }
+}
+
+function formatMegabytes(bytes: number): string {
+  const megabytes = bytes / (1024 * 1024)
+  return megabytes >= 1 ? `${Math.round(megabytes * 10) / 10} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
+}

@@ -97,4 +97,35 @@ describe('readFormData', () => {
     const brokenOff = multipart('b7', '--b7\nContent-Disposition: form-data; name="files"; filename="a.txt"\n\nhalf a file')
     expect(await outcome(brokenOff, memory)).toMatchObject({ status: 400, message: expect.stringContaining('malformed') })
   })
+
+  it('reads file names as the browser sent them: with ; and = in them, a quote it wrote as %22, any other % as it is', async () => {
+    const names = ['notes; draft.md', 'ratio a=b.md', 'the %22best%22 tulips.md', '100% sure; a=1 %3B.md', 'Ünïcødé 🚲.md']
+    const body = names.map((name) => `--b8\nContent-Disposition: form-data; name="files"; filename="${name}"\nContent-Type: text/markdown\n\n# ${name}\n`).join('') + '--b8--\n'
+    const parts = await outcome(multipart('b8', body))
+    expect(parts.status).toBe(200)
+    const files = parts.form?.getAll('files') as File[]
+    expect(files.map((file) => file.name)).toEqual(['notes; draft.md', 'ratio a=b.md', 'the "best" tulips.md', '100% sure; a=1 %3B.md', 'Ünïcødé 🚲.md'])
+    expect(await files[1].text()).toBe('# ratio a=b.md')
+    // The same body arriving a few bytes at a time, delimiters and headers cut anywhere.
+    const bytes = new TextEncoder().encode(body.replaceAll('\n', '\r\n'))
+    const trickle = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 3) controller.enqueue(bytes.slice(at, at + 3))
+        controller.close()
+      },
+    })
+    const request = new Request('http://127.0.0.1/ask', { method: 'POST', body: trickle, headers: { 'content-type': 'multipart/form-data; boundary=b8' }, duplex: 'half' } as RequestInit)
+    const trickled = (await outcome(request)).form?.getAll('files') as File[]
+    expect(trickled.map((file) => file.name)).toEqual(files.map((file) => file.name))
+    expect(await Promise.all(trickled.map((file) => file.text()))).toEqual(await Promise.all(files.map((file) => file.text())))
+  })
+
+  it('answers 400 for a field numbered past the fields a form may have, before any list of that length is made', async () => {
+    const refused = await outcome(post(`username=a&sections%5B${FORM_LIMIT_FIELDS}%5D.title=x`, 'application/x-www-form-urlencoded'))
+    expect(refused).toMatchObject({ status: 400, message: expect.stringContaining('sections[5000].title') })
+    const far = await outcome(multipart('b10', '--b10\nContent-Disposition: form-data; name="x[100000000]"\n\n1\n--b10--\n'))
+    expect(far).toMatchObject({ status: 400 })
+    const last = await outcome(post(`sections%5B${FORM_LIMIT_FIELDS - 1}%5D.title=x&tools%5B0%5D.name=y`, 'application/x-www-form-urlencoded'))
+    expect(last.status).toBe(200)
+  })
 })

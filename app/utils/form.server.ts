@@ -27,9 +27,27 @@ function refusal(status: 400 | 413 | 415, message: string): Response {
 export async function readFormData(request: Request, uploadHandler?: UploadHandler): Promise<FormData> {
   const contentType = request.headers.get('content-type') ?? ''
   const mediaType = contentType.split(';')[0].trim().toLowerCase()
-  if (mediaType === 'application/x-www-form-urlencoded') return withLineFeeds(await readUrlEncoded(request))
-  if (mediaType === 'multipart/form-data') return withLineFeeds(await readMultipart(request, contentType, uploadHandler))
+  if (mediaType === 'application/x-www-form-urlencoded') return withLineFeeds(withListIndexesInRange(await readUrlEncoded(request)))
+  if (mediaType === 'multipart/form-data') return withLineFeeds(withListIndexesInRange(await readMultipart(request, contentType, uploadHandler)))
   throw refusal(415, `This address takes a form (${FORM_TYPES}), not ${mediaType ? mediaType : 'a body without a content type'}.`)
+}
+
+/**
+ * The form, refused with 400 when a field's name numbers an item of a list (`sections[12].title`) at or past the
+ * fields a form may have: conform's parse makes a list that long from one such name, so `x[100000000]=1`, posted to
+ * any action, sign-in included, held the web server for a minute, and a template's `sections[999999]` drew a form
+ * of a million sections.
+ */
+function withListIndexesInRange(form: FormData): FormData {
+  for (const name of form.keys()) {
+    for (const [, index] of name.matchAll(/\[(\d+)\]/g)) {
+      if (index.length > 6 || Number(index) >= FORM_LIMIT_FIELDS) {
+        const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name
+        throw refusal(400, `This form is not one this page sends: its field ${shown} is numbered past the limit of ${FORM_LIMIT_FIELDS} items.`)
+      }
+    }
+  }
+  return form
 }
 
 /**
@@ -100,7 +118,7 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
       }
     })()
     try {
-      return await handler({ ...part, data })
+      return await handler({ ...part, filename: part.filename === undefined ? undefined : fileNameAsSent(part.filename), data })
     } catch (error) {
       handlerError = error
       throw error
@@ -110,7 +128,7 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
   const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`)
   let hasDelimiter = false
   let tail = Buffer.alloc(0)
-  const watchedBody = request.body?.pipeThrough(
+  const watchedBody = request.body?.pipeThrough(fileNamesEscaped(delimiter)).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         if (!hasDelimiter) {
@@ -134,6 +152,68 @@ async function readMultipart(request: Request, contentType: string, uploadHandle
     if (error === handlerError && uploadHandler && !isBodyBroken) throw error
     throw refusal(400, `The form could not be read: the multipart/form-data body is malformed (${describe(error)}).`)
   }
+}
+
+/** Longest header block of a part that is looked at for a file name; a longer one passes as it is. */
+const PART_HEADERS_LIMIT = 16 * 1024
+
+/**
+ * Remix's multipart parser splits a part's Content-Disposition at every `;` and `=`, so a file named "notes; draft.md"
+ * or "a=b.md" broke the whole form. Browsers send the name as `filename="…"`, the last parameter, with only `"`, CR and
+ * LF escaped (as %22, %0D, %0A): in each part's headers the name's `%`, `;` and `=` are escaped here, and
+ * `fileNameAsSent` reads them back. The parts' contents pass untouched.
+ */
+function fileNamesEscaped(delimiter: Buffer): TransformStream<Uint8Array, Uint8Array> {
+  const headersEnd = Buffer.from('\r\n\r\n')
+  let pending = Buffer.alloc(0)
+  let isInHeaders = false
+  const drain = (controller: TransformStreamDefaultController<Uint8Array>, isLast: boolean) => {
+    for (;;) {
+      if (isInHeaders) {
+        const end = pending.indexOf(headersEnd)
+        if (end === -1 && pending.length <= PART_HEADERS_LIMIT && !isLast) return
+        const length = end === -1 ? Math.min(pending.length, PART_HEADERS_LIMIT) : end + headersEnd.length
+        const headers = pending.subarray(0, length).toString('latin1')
+        controller.enqueue(Buffer.from(end === -1 ? headers : escapeFileName(headers), 'latin1'))
+        pending = pending.subarray(length)
+        isInHeaders = false
+        continue
+      }
+      const at = pending.indexOf(delimiter)
+      if (at === -1) {
+        // Keep what could be the start of a delimiter cut by the chunk's end.
+        const keep = isLast ? 0 : Math.min(pending.length, delimiter.length - 1)
+        if (pending.length > keep) controller.enqueue(pending.subarray(0, pending.length - keep))
+        pending = pending.subarray(pending.length - keep)
+        return
+      }
+      controller.enqueue(pending.subarray(0, at + delimiter.length))
+      pending = pending.subarray(at + delimiter.length)
+      isInHeaders = true
+    }
+  }
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : Buffer.from(chunk)
+      drain(controller, false)
+    },
+    flush(controller) {
+      drain(controller, true)
+    },
+  })
+}
+
+/** A part's header block with the characters of its file name that the parser would split at escaped. */
+function escapeFileName(headers: string): string {
+  return headers.replace(/^(content-disposition:[^\r\n]*?;\s*filename=")([^\r\n]*)("[ \t]*)$/im, (_line, head: string, name: string, tail: string) =>
+    `${head}${name.replace(/[%;=]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}${tail}`,
+  )
+}
+
+/** A file name as the browser's user gave it: what `fileNamesEscaped` escaped, then the browser's %22 (a quote). */
+function fileNameAsSent(name: string): string {
+  const escapes: Record<string, string> = { '%25': '%', '%3B': ';', '%3D': '=' }
+  return name.replace(/%(?:25|3B|3D)/gi, (escape) => escapes[escape.toUpperCase()] ?? escape).replace(/%22/g, '"')
 }
 
 /** The answer (to throw) for a form that does not say what to do in a way this action reads: 400 with the reason. */

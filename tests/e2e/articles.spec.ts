@@ -42,6 +42,25 @@ test.describe('Articles and drafts', () => {
     await expect(page.getByLabel('Title')).toHaveValue('Only a title')
   })
 
+  test('refuses an article too long to save with the reason beside its content, keeping what was typed', async ({ page }) => {
+    await page.goto('/articles/new')
+    await page.getByLabel('Title').fill('A very long field diary')
+    // Over the backend's 2 MB request limit: made in the page, so the test does not ship megabytes through the driver.
+    const length = await page.locator('#article-content').evaluate((field: HTMLTextAreaElement) => {
+      field.value = 'The rain gauge read four millimetres this morning. '.repeat(45_000)
+      return field.value.length
+    })
+    await page.locator('#article button', { hasText: 'Save draft' }).click()
+    await expect(page.locator('#article-content-error')).toHaveText(
+      'This text is too long to save as one article (at most 2 MB at a time). Split it into several articles.',
+      { timeout: 30_000 },
+    )
+    await expect(page).toHaveURL(/\/articles\/new$/)
+    // Refused, nothing typed is lost.
+    await expect(page.locator('#article-title')).toHaveValue('A very long field diary')
+    expect(await page.locator('#article-content').evaluate((field: HTMLTextAreaElement) => field.value.length)).toBe(length)
+  })
+
   test('deleting by a title no article has says so beside the field and keeps the title', async ({ page }, testInfo) => {
     const title = `No article is called this ${testInfo.project.name} ${Date.now().toString(36)}`
     await page.goto('/articles')

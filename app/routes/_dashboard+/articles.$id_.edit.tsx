@@ -10,7 +10,7 @@ import { ApiError } from '~/models/api.server'
 import { updateArticle } from '~/models/articles.server'
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
-import { articleIdOf, loadArticle } from '~/utils/article-route.server'
+import { articleIdOf, loadArticle, tooLongContentErrors } from '~/utils/article-route.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { readFormData } from '~/utils/form.server'
@@ -35,6 +35,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await updateArticle(await requireApiSession(request), id, submission.value)
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) return json({ result: submission.reply({ fieldErrors: error.fieldErrors() }) }, { status: 400 })
+    const tooLong = tooLongContentErrors(error)
+    if (tooLong) return json({ result: submission.reply({ fieldErrors: tooLong }) }, { status: 413 })
     if (error instanceof ApiError && error.status === 404) throw new Response('This article does not exist or was deleted.', { status: 404 })
     throw error
   }

@@ -16,6 +16,7 @@ import { requireApiSession } from '~/utils/auth.server'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { readFormData } from '~/utils/form.server'
+import { tooLongContentErrors } from '~/utils/article-route.server'
 
 const DraftForm = z.object({
   title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(500, 'A title is at most 500 characters'),
@@ -68,6 +69,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         if (error instanceof ApiError && error.status === 400) {
           return json({ intent: 'update', result: submission.reply({ fieldErrors: error.fieldErrors() }), error: null }, { status: 400 })
         }
+        const tooLong = tooLongContentErrors(error)
+        if (tooLong) return json({ intent: 'update', result: submission.reply({ fieldErrors: tooLong }), error: null }, { status: 413 })
         throw error
       }
     }

@@ -13,6 +13,7 @@ import { redirectWithToast } from '~/utils/session.server'
 import { requireApiSession } from '~/utils/auth.server'
 import { screenMeta } from '~/sponsors/meta'
 import { readFormData } from '~/utils/form.server'
+import { tooLongContentErrors } from '~/utils/article-route.server'
 
 const ArticleForm = z.object({
   title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(500, 'A title is at most 500 characters'),
@@ -28,6 +29,8 @@ export async function action({ request }: ActionFunctionArgs) {
     await createDraft(await requireApiSession(request), submission.value)
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) return json({ result: submission.reply({ fieldErrors: error.fieldErrors() }) }, { status: 400 })
+    const tooLong = tooLongContentErrors(error)
+    if (tooLong) return json({ result: submission.reply({ fieldErrors: tooLong }) }, { status: 413 })
     throw error
   }
   return redirectWithToast(request, '/articles/drafts', { summary: 'All Ok', message: 'Draft saved. Publish it to use it in answers.' })

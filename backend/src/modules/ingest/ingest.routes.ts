@@ -105,12 +105,20 @@ function readableFile(file: Readable): Readable {
   )
 }
 
+/**
+ * A file name as its owner gave it: browsers and fetch's FormData write a `"` in a multipart file name as %22 (the
+ * HTML form-data encoding), which the multipart parser leaves as it is. (Their %0D and %0A stay: no line breaks in names.)
+ */
+function fileNameAsGiven(name: string): string {
+  return name.replace(/%22/g, '"')
+}
+
 /** Multipart parts as the upload service reads them; the plugin's file-count error becomes a 413 that says so. */
 async function* toUploadParts(parts: AsyncIterableIterator<Multipart>, maxFiles: number): AsyncGenerator<UploadPart> {
   try {
     for await (const part of parts) {
       if (part.type === 'field') yield { kind: 'field', name: part.fieldname, value: String(part.value) }
-      else yield { kind: 'file', fileName: part.filename, declaredType: part.mimetype, stream: readableFile(part.file), isTruncated: () => part.file.truncated }
+      else yield { kind: 'file', fileName: fileNameAsGiven(part.filename), declaredType: part.mimetype, stream: readableFile(part.file), isTruncated: () => part.file.truncated }
     }
   } catch (error) {
     if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw new PayloadTooLargeError(`At most ${maxFiles} files can be uploaded at once`)

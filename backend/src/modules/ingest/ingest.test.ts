@@ -130,6 +130,15 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         }
       })
 
+      it('keeps file names as their owner gave them: a quote the form wrote as %22, and ; = % as they are', async () => {
+        const { status, body } = await uploadFiles(server, [
+          { name: 'the "best" tulips.md', bytes: '# Tulips\n\nPlant tulip bulbs in autumn, pointed end up.' },
+          { name: 'notes; draft a=b 100%.md', bytes: '# Irises\n\nDivide irises every three years after flowering.' },
+        ])
+        expect(status).toBe(200)
+        expect(body.files.map((file: any) => file.file_name)).toEqual(['the "best" tulips.md', 'notes; draft a=b 100%.md'])
+      })
+
       it('lists a corrupt PDF and a corrupt DOCX with their errors while the other files go through', async () => {
         const { status, body } = await uploadFiles(server, [
           { name: 'broken.pdf', bytes: makeCorruptPdf() },
