@@ -34,7 +34,7 @@ describe('a draft kept through sign-in', () => {
   })
 
   it('never leads to another site, whatever the draft says', () => {
-    for (const value of ['//evil.example?draft=Hi', '/.//evil.example/ask?draft=Hi', 'https://evil.example/ask?draft=Hi', '/ask?draft=%2F%2Fevil.example']) {
+    for (const value of ['//evil.example?draft=Hi', '/\t/evil.example/ask?draft=Hi', '/.//evil.example/ask?draft=Hi', 'https://evil.example/ask?draft=Hi', '/ask?draft=%2F%2Fevil.example']) {
       expect(safeReturnPath(value).startsWith('//'), value).toBe(false)
       expect(new URL(safeReturnPath(value), 'http://here.test').origin, value).toBe('http://here.test')
     }
