@@ -11,7 +11,7 @@ import { readFormData } from './form.server'
 import { isTaskId } from './task-id'
 import { pollCheckNumber } from './poll-check'
 
-const pathOf = (variant: AgentVariant) => (variant === 'general' ? '/agent' : '/agent/government')
+const pathOf = (variant: AgentVariant) => (variant === 'general' ? ('/agent' as const) : ('/agent/government' as const))
 
 /** How much of each source's passage the screen shows under its title, as plain text. */
 const AGENT_SOURCE_EXCERPT_LENGTH = 160
@@ -40,6 +40,9 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   const isOff = !runnableVariants.includes(variant)
   const running = await getRunningTask(request, variant)
   const shownTask = new URL(request.url).searchParams.get('task')
+  // A command kept through sign-in when the session ended (ADR 324): back in the field, to be run again.
+  const draft = new URL(request.url).searchParams.get('draft')
+  const keptDraft = draft?.trim() && !running ? { text: draft.slice(0, 4000), isCut: new URL(request.url).searchParams.get('cut') === '1' } : null
   if (running) {
     try {
       const run = await getShownRun(api, running.taskId)
@@ -48,7 +51,7 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
         // to the fragment without reloading (no-JS polling stopped there).
         const check = pollCheckNumber(new URL(request.url).searchParams.get('check'))
         const pollUrl = `${pathOf(variant)}?check=${check + 1}#${ANSWER_ID}`
-        return json({ variant, running: { taskId: running.taskId, command: run.command ?? running.command ?? '', pollUrl }, run, templates, shortcuts, isOff })
+        return json({ variant, running: { taskId: running.taskId, command: run.command ?? running.command ?? '', pollUrl }, run, templates, shortcuts, isOff, keptDraft: null })
       }
       if (run.status === 'finished') {
         return redirect(`${pathOf(variant)}?task=${encodeURIComponent(running.taskId)}#${ANSWER_ID}`, { headers: { 'Set-Cookie': await setRunningTask(request, variant, null) } })
@@ -64,12 +67,12 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   }
   if (isTaskId(shownTask)) {
     try {
-      return json({ variant, running: null, run: await getShownRun(api, shownTask), templates, shortcuts, isOff })
+      return json({ variant, running: null, run: await getShownRun(api, shownTask), templates, shortcuts, isOff, keptDraft })
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error
     }
   }
-  return json({ variant, running: null, run: null, templates, shortcuts, isOff })
+  return json({ variant, running: null, run: null, templates, shortcuts, isOff, keptDraft })
 }
 
 async function flashError(request: Request, variant: AgentVariant, message: string) {
@@ -91,7 +94,10 @@ const RunForm = z.object({
 /** Action of an agent screen: run (a blank command warns 'Hey' / 'You need to provide a command') or cancel. */
 export async function actAgentScreen(request: Request, variant: AgentVariant) {
   const formData = await readFormData(request)
-  const api = await requireApiSession(request)
+  // A session that has ended sends a typed command to sign-in and back into this screen's field (ADR 324).
+  const typed = formData.get('intent') === 'run' ? formData.get('command') : null
+  const draft = typeof typed === 'string' && typed.trim() ? { path: pathOf(variant), text: typed } : undefined
+  const api = await requireApiSession(request, { draft })
   if (formData.get('intent') === 'cancel') {
     const running = await getRunningTask(request, variant)
     if (!running) return redirect(pathOf(variant))

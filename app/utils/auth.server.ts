@@ -6,6 +6,7 @@ import { OAuth2RequestError, OAuth2Strategy } from 'remix-auth-oauth2'
 import { SignInAnswer } from '../../contracts/identity'
 import { ApiError, callApi, type ApiSession } from '~/models/api.server'
 import { getCurrentUser, refreshLocalToken, signInLocal, signOutAtBackend } from '~/models/identity.server'
+import { QUESTION_MAX_LENGTH } from '~/models/ask-limits'
 import { getEnv, isCookieSecure, isSingleSignOnEnabled } from './env.server'
 import { mayOpen, refusedRoleMessage, type Role } from './roles'
 import { crossSiteReason } from './same-origin'
@@ -61,43 +62,112 @@ export function assertRoleOpens(request: Request, role: Role): void {
 // Where to go after sign-in
 
 /**
- * A same-site path to return to after sign-in, without its query or fragment (SEED.md §2: the bare path), and never
- * a sign-in page itself. Anything else (a full URL, `//host`, garbage) gives the default, /ask.
+ * The longest address kept to return to after sign-in, its query included (ADR 324): it travels in the sign-in page's
+ * address and forms, in a redirect's Location and, for single sign-on, in the session cookie, all well within their
+ * limits at this length.
+ */
+export const RETURN_PATH_MAX_LENGTH = 2000
+
+/**
+ * The query a return address may keep, by path (ADR 324): what the person was typing when their session ended
+ * (`draft`), the thread it followed up (`thread`), and `cut=1` when the draft was too long to keep whole. Every other
+ * parameter is dropped.
+ */
+const KEPT_QUERY: Record<string, readonly KeptParam[]> = {
+  '/ask': ['draft', 'thread', 'cut'],
+  '/agent': ['draft', 'cut'],
+  '/agent/government': ['draft', 'cut'],
+}
+type KeptParam = 'draft' | 'thread' | 'cut'
+const isKeptValue: Record<KeptParam, (value: string) => boolean> = {
+  draft: (value) => value.trim() !== '' && value.length <= QUESTION_MAX_LENGTH,
+  thread: (value) => /^[1-9]\d{0,9}$/.test(value),
+  cut: (value) => value === '1',
+}
+
+/**
+ * A same-site path to return to after sign-in, never a sign-in page itself. Its query is dropped (SEED.md §2: the
+ * bare path), except for the few parameters that bring back what was being typed when a session ended (KEPT_QUERY,
+ * ADR 324), and only while the whole stays within RETURN_PATH_MAX_LENGTH. Anything else (a full URL, `//host`,
+ * garbage) gives the default, /ask.
  */
 export function safeReturnPath(value: unknown): string {
   if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return DEFAULT_PATH
-  let path: string
+  let url: URL
   try {
-    path = new URL(value, 'http://return.invalid').pathname
+    url = new URL(value, 'http://return.invalid')
   } catch {
     return DEFAULT_PATH
   }
+  const path = url.pathname
   // The address read may start with two slashes where the one given did not ("/.//host", "/a/..//host"): a link to
   // another site, which is never a place to return to.
-  if (path.startsWith('//') || path.startsWith('/\\')) return DEFAULT_PATH
+  if (url.origin !== 'http://return.invalid' || path.startsWith('//') || path.startsWith('/\\')) return DEFAULT_PATH
   if (path === '/' || path === '/login' || path === '/logout' || path.startsWith('/auth/')) return DEFAULT_PATH
-  return path
+  const kept = new URLSearchParams()
+  for (const name of KEPT_QUERY[path] ?? []) {
+    const param = url.searchParams.get(name)
+    if (param !== null && isKeptValue[name](param)) kept.set(name, param)
+  }
+  const query = kept.size ? `?${kept}` : ''
+  return path.length + query.length <= RETURN_PATH_MAX_LENGTH ? `${path}${query}` : path
 }
 
-function signInPath(request: Request): string {
-  const path = safeReturnPath(new URL(request.url).pathname)
+/** What a person was typing when their session ended: kept in the address to return to after sign-in (ADR 324). */
+export interface Draft {
+  /** The screen whose field it goes back into. */
+  path: '/ask' | '/agent' | '/agent/government'
+  text: string
+  /** The Ask thread it followed up. */
+  thread?: number | null
+}
+
+/**
+ * The address that brings a draft back: `path?draft=…` (and its thread), the whole text where the address stays within
+ * RETURN_PATH_MAX_LENGTH; else as much of its beginning as fits, whole characters, with `cut=1` so the page says so.
+ */
+export function draftReturnPath(draft: Draft): string {
+  const text = draft.text.slice(0, QUESTION_MAX_LENGTH)
+  const address = (kept: string, isCut: boolean) => {
+    const params = new URLSearchParams()
+    if (kept.trim()) params.set('draft', kept)
+    if (draft.path === '/ask' && draft.thread) params.set('thread', String(draft.thread))
+    if (isCut) params.set('cut', '1')
+    return params.size ? `${draft.path}?${params}` : draft.path
+  }
+  const whole = address(text, false)
+  if (whole.length <= RETURN_PATH_MAX_LENGTH) return whole
+  // The longest beginning (in whole characters, never half of a surrogate pair) whose address fits.
+  const characters = Array.from(text)
+  let fits = 0
+  let tooLong = characters.length
+  while (tooLong - fits > 1) {
+    const middle = Math.floor((fits + tooLong) / 2)
+    if (address(characters.slice(0, middle).join(''), true).length <= RETURN_PATH_MAX_LENGTH) fits = middle
+    else tooLong = middle
+  }
+  return address(characters.slice(0, fits).join(''), true)
+}
+
+function signInPath(request: Request, draft?: Draft): string {
+  const path = safeReturnPath(draft ? draftReturnPath(draft) : new URL(request.url).pathname)
   return path === DEFAULT_PATH ? '/login' : `/login?redirectTo=${encodeURIComponent(path)}`
 }
 
 const SESSION_ENDED = 'Your session has ended. Please sign in again.'
 
 /**
- * The redirect to sign-in for this request's page; pass the Set-Cookie of a session that was just ended. A browser
- * that comes without a session but signed in here before (its session cookie expired with its token) is told its
- * session has ended, once.
+ * The redirect to sign-in for this request's page; pass the Set-Cookie of a session that was just ended, and the
+ * draft of a refused post, which comes back in its field after sign-in (ADR 324). A browser that comes without a
+ * session but signed in here before (its session cookie expired with its token) is told its session has ended, once.
  */
-export async function redirectToSignIn(request: Request, setCookie?: string): Promise<Response> {
+export async function redirectToSignIn(request: Request, setCookie?: string, draft?: Draft): Promise<Response> {
   const wasSignedIn = await hasSignedInBefore(request)
   const ended = setCookie ?? (wasSignedIn ? await endSession({ message: SESSION_ENDED }) : undefined)
   const headers = new Headers()
   if (ended) headers.append('Set-Cookie', ended)
   if (wasSignedIn) headers.append('Set-Cookie', await forgetSignedIn())
-  return redirect(signInPath(request), { headers })
+  return redirect(signInPath(request, draft), { headers })
 }
 
 /** Replaces the session with an empty one that carries only a toast: sign-out, or a session that has run out. */
@@ -138,9 +208,11 @@ async function signInAsAdministrator(): Promise<string> {
 /**
  * The backend session for this request's user (the provider's ID token, or the backend's token for a local account),
  * renewable once when the backend refuses it. Without a session: a redirect to sign-in; a session that has expired
- * and cannot be renewed is ended first. Refuses cross-site posts (every action calls this).
+ * and cannot be renewed is ended first. Refuses cross-site posts (every action calls this). An action that posts
+ * what a person typed (a question, a command) passes it as `draft`: the sign-in page returns to it (ADR 324).
  */
-export async function requireApiSession(request: Request): Promise<ApiSession> {
+export async function requireApiSession(request: Request, options: { draft?: Draft } = {}): Promise<ApiSession> {
+  const { draft } = options
   assertSameOrigin(request)
   const env = getEnv()
   if (!env.AUTH_ENABLED) {
@@ -148,12 +220,12 @@ export async function requireApiSession(request: Request): Promise<ApiSession> {
     return { token, renew: signInAsAdministrator }
   }
   const stored = (await getSession(request)).get('auth')
-  if (!stored) throw await redirectToSignIn(request)
+  if (!stored) throw await redirectToSignIn(request, undefined, draft)
   assertRoleOpens(request, stored.user.role)
   let current = await latestOf(stored)
   if (isExpired(current)) {
     const renewed = await renew(current)
-    if (!renewed || isExpired(renewed)) throw await redirectToSignIn(request, await endSession({ message: SESSION_ENDED }))
+    if (!renewed || isExpired(renewed)) throw await redirectToSignIn(request, await endSession({ message: SESSION_ENDED }), draft)
     current = renewed
   }
   const from = current
@@ -162,7 +234,7 @@ export async function requireApiSession(request: Request): Promise<ApiSession> {
     // The backend refused the token (a restarted backend, a clock ahead of ours): renew once, else sign in again.
     renew: async () => {
       const renewed = await renew(from)
-      if (!renewed) throw await redirectToSignIn(request, await endSession({ message: SESSION_ENDED }))
+      if (!renewed) throw await redirectToSignIn(request, await endSession({ message: SESSION_ENDED }), draft)
       return renewed.token
     },
   }

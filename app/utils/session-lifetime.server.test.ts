@@ -52,9 +52,9 @@ async function committed(session: AuthSession | null, toast?: string) {
 }
 
 /** What requireApiSession throws for this page and these cookies (it must throw: there is no valid session). */
-async function refusal(path: string, cookie: string) {
+async function refusal(path: string, cookie: string, draft?: Parameters<AuthModule['requireApiSession']>[1]) {
   const request = new Request(`${WEB}${path}`, { headers: cookie ? { cookie } : {} })
-  const thrown = await auth.requireApiSession(request).then(
+  const thrown = await auth.requireApiSession(request, draft).then(
     () => null,
     (error: unknown) => error,
   )
@@ -149,6 +149,22 @@ describe('a request without a valid sign-in', () => {
     const answer = await refusal('/ask', '')
     expect(answer.headers.get('location')).toBe('/login')
     expect(await toastOf(setCookieOf(answer.headers, '__session'))).toBeUndefined()
+  })
+
+  it('that posted a question goes to the sign-in page with the question (and its thread) in the address to return to', async () => {
+    const expired = await committed(localSession(-1000))
+    const question = 'Which parcels can be returned after 30 days?'
+    const answer = await refusal('/ask?thread=4', cookieHeader(expired), { draft: { path: '/ask', text: question, thread: 4 } })
+    const returnTo = new URL(answer.headers.get('location')!, WEB).searchParams.get('redirectTo')!
+    expect(returnTo).toBe(`/ask?${new URLSearchParams({ draft: question, thread: '4' })}`)
+    expect(auth.safeReturnPath(returnTo)).toBe(returnTo)
+    // Still told why, as any page is.
+    expect(await toastOf(setCookieOf(answer.headers, '__session'))).toMatchObject({ message: 'Your session has ended. Please sign in again.' })
+  })
+
+  it("that posted an agent command without ever having signed in here still comes back to the command", async () => {
+    const answer = await refusal('/agent', '', { draft: { path: '/agent', text: 'Summarise the returns policy' } })
+    expect(answer.headers.get('location')).toBe(`/login?redirectTo=${encodeURIComponent('/agent?draft=Summarise+the+returns+policy')}`)
   })
 
   it('after signing out, is not told that a session ended', async () => {

@@ -90,16 +90,22 @@ test.describe('Single sign-on', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Your session has ended' })).toHaveCount(0)
   })
 
-  test('sends a question asked once the session expired to sign-in, saying so', async ({ page }) => {
+  test('sends a question asked once the session expired to sign-in, saying so, and back into its field', async ({ page }) => {
     await signInWithProvider(page, 'brief')
     await expect(page).toHaveURL(bareUrl('/ask'))
-    await page.getByRole('textbox', { name: 'Question', exact: true }).fill('How do I add an article?')
+    const question = page.getByRole('textbox', { name: 'Question', exact: true })
+    await question.fill('How do I add an article?')
     // Within the last seconds of the token, which the web server treats as expired: with scripts the question goes to
     // the stream first (a model is configured), whose refusal must not use up the message.
     await page.waitForTimeout(11_000)
     await page.getByRole('button', { name: 'Ask', exact: true }).click()
-    await expect(page).toHaveURL(/\/login$/)
+    // The question is kept in the address to return to (ADR 324), through the provider too.
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fask%3Fdraft%3D/)
     await expect(page.getByRole('status').filter({ hasText: 'Your session has ended' })).toBeVisible()
+    // The provider still knows the person: it sends the browser straight back.
+    await page.getByRole('button', { name: 'Sign in with single sign-on' }).click()
+    await expect(page).toHaveURL(/\/ask\?draft=How\+do\+I\+add\+an\+article%3F$/)
+    await expect(question).toHaveValue('How do I add an article?')
   })
 
   test('refuses a forged or replayed callback with a clear page, and creates no session', async ({ page, browser }) => {

@@ -12,6 +12,7 @@ import { backHere, readerHref } from '~/utils/reader'
 import * as styles from './agent.css'
 import { sourceCards } from '~/components/ask/source-cards'
 import { AskedQuestion, clippedText, SHOWN_QUESTION_LENGTH } from '~/components/ask/asked-question'
+import { KeptDraftNotice } from '~/components/ask/kept-draft-notice'
 
 
 /** The trace's step names and statuses in words (toggle_debug's trace is read by people, not parsed). */
@@ -35,6 +36,8 @@ export interface AgentConsoleData {
   shortcuts: string[]
   /** No agent in Agent settings is named after this variant, so it runs nothing (ADR 280). */
   isOff: boolean
+  /** A command kept through sign-in when the session ended (ADR 324), and whether only its beginning fitted. */
+  keptDraft: { text: string; isCut: boolean } | null
 }
 
 /** How often a running agent is checked (SEED.md leaves the interval open; polling itself is unlimited). */
@@ -51,7 +54,7 @@ const WARNING_ID = 'agent-warning'
 
 /** The command form, the running task and the finished answer of one agent variant. */
 export function AgentConsole({ title, description }: { title: string; description: string }) {
-  const { variant, running, run, templates, shortcuts, isOff } = useLoaderData<AgentConsoleData>()
+  const { variant, running, run, templates, shortcuts, isOff, keptDraft } = useLoaderData<AgentConsoleData>()
   const actionData = useActionData<{ errors?: Record<string, string[]>; warning?: AgentWarning; command?: string; template_id?: string }>()
   const navigation = useNavigation()
   const location = useLocation()
@@ -79,6 +82,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
         ) : (
           <Form method="post">
             <input type="hidden" name="intent" value="run" />
+            {keptDraft && !actionData ? <KeptDraftNotice isCut={keptDraft.isCut} noun="command" button="Run agent" /> : null}
             <TextField
               label="Command"
               name="command"
@@ -87,7 +91,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
               isMultiline
               rows={3}
               maxLength={4000}
-              defaultValue={actionData?.command ?? running?.command ?? (run && !running && run.status === 'cancelled' ? (run.command ?? undefined) : undefined)}
+              defaultValue={actionData?.command ?? running?.command ?? (run && !running && run.status === 'cancelled' ? (run.command ?? undefined) : keptDraft?.text)}
             />
             {variant === 'government' && templates.length ? (
               // A native select (it posts with scripts off), drawn like the other fields: as wide as the form, in its font.

@@ -33,8 +33,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const username = new URL(request.url).searchParams.get('username')?.slice(0, 200) ?? ''
   // Registration closed: the page does not offer it. Where the backend cannot say, the link stays (its page explains).
   const registration = await getRegistrationInfo().catch(() => null)
+  // A question or command typed when the session ended comes back after sign-in, in the address (ADR 324).
+  const kept = new URL(redirectTo, 'http://return.invalid').searchParams
   return json({
     redirectTo,
+    keepsDraft: kept.has('draft') ? { isCut: kept.get('cut') === '1' } : null,
     username,
     isSingleSignOnEnabled: isSingleSignOnEnabled(env),
     cookieProblem: secureCookieProblem(request),
@@ -60,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const SIGNED_IN_BUT_DROPPED = 'Your username and password were accepted, but this browser cannot stay signed in at this address (see above).'
 
 export default function LoginRoute() {
-  const { redirectTo, username, isSingleSignOnEnabled, cookieProblem, mayRegister } = useLoaderData<typeof loader>()
+  const { redirectTo, keepsDraft, username, isSingleSignOnEnabled, cookieProblem, mayRegister } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const [form, fields] = useForm({
@@ -77,6 +80,12 @@ export default function LoginRoute() {
   return (
     <section className={layout.card} aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">Sign in</h1>
+      {keepsDraft ? (
+        <p className={layout.muted} id="draft-kept">
+          What you typed was not sent: it will be back in its field when you have signed in
+          {keepsDraft.isCut ? ', but only its beginning, as it was too long to keep whole' : ''}.
+        </p>
+      ) : null}
       {cookieProblem ? (
         <p role="alert" className={controls.error} data-testid="cookie-problem">
           {cookieProblem}

@@ -42,6 +42,7 @@ import { getSession, redirectWithToast, sessionStorage } from '~/utils/session.s
 import { screenMeta } from '~/sponsors/meta'
 import { badForm, readFormData } from '~/utils/form.server'
 import { AskedQuestion } from '~/components/ask/asked-question'
+import { KeptDraftNotice } from '~/components/ask/kept-draft-notice'
 
 export const meta: MetaFunction = ({ matches }) => screenMeta(matches, 'Ask')
 
@@ -88,6 +89,13 @@ function recentFromOf(value: string | null): number {
 
 type AskMode = 'expert' | 'agent'
 
+/** The question kept in the address through sign-in (`?draft=`, `&cut=1` when only its beginning fitted; ADR 324). */
+function keptDraftOf(url: URL): { text: string; isCut: boolean } | null {
+  const text = url.searchParams.get('draft')
+  if (!text?.trim()) return null
+  return { text: text.slice(0, QUESTION_MAX_LENGTH), isCut: url.searchParams.get('cut') === '1' }
+}
+
 const AGENT_FORM_ID = 'ask-agent'
 const BOT_INFO_ID = 'bot-info'
 
@@ -108,7 +116,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const showBotInfo = session.get('showBotInfoSection') ?? true
   // TARGET says what Ask does first; the user's own choice (remembered in the session) wins.
   const chosenMode = session.get('askMode')
-  const mode: AskMode = chosenMode === 'agent' || chosenMode === 'expert' ? chosenMode : getEnv().TARGET
+  // A question kept through sign-in when the session ended (ADR 324): back in its field, to be asked again; it was
+  // typed for an answer from the knowledge base, so that is the way shown.
+  const keptDraft = keptDraftOf(url)
+  const mode: AskMode = keptDraft ? 'expert' : chosenMode === 'agent' || chosenMode === 'expert' ? chosenMode : getEnv().TARGET
   const threadId = logIdOf(threadParam)
   // "Show more" lists the user's threads as many at a time as the API gives (`?recent=more`), older ones page by page.
   const showsMoreRecent = url.searchParams.get('recent') === 'more'
@@ -152,6 +163,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     newerRecentHref: recentFrom > 0 ? moreRecentPath(url, Math.max(0, recentFrom - MORE_RECENT_THREADS)) : null,
     threadId: thread?.thread_id ?? null,
     isUnknownThread: threadParam !== null && thread === null,
+    keptDraft,
   }
   const turns: (RenderedAnswer & { task_id: string | null; status: string })[] = thread?.turns ?? []
   const withEarlier = (answer: (RenderedAnswer & { status?: string; task_id?: string | null }) | null, extra: { taskId?: string | null; logId?: number | null } = {}) => ({
@@ -269,7 +281,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') return json({ result: submission.reply() }, { status: 400 })
   const { question, timezone, model, thread } = submission.value
   try {
-    const answer = await askQuestion(await requireApiSession(request), question, timezone, model || undefined, thread)
+    // A session that has ended sends the question to sign-in and back into this field (ADR 324).
+    const api = await requireApiSession(request, { draft: { path: '/ask', text: question, thread } })
+    const answer = await askQuestion(api, question, timezone, model || undefined, thread)
     const isPending = answer.status === 'queued' || answer.status === 'running'
     // Post/redirect/get: the answer has its own address, so a reload never asks twice; #answer opens the page at it.
     // A slow answer starts SEED.md's schedule at check 0, which waits a second before fetching again.
@@ -293,7 +307,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function AskRoute() {
   const data = useLoaderData<typeof loader>()
-  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, moreRecentHref, olderRecentHref, newerRecentHref, threadId, isUnknownThread } = data
+  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, moreRecentHref, olderRecentHref, newerRecentHref, threadId, isUnknownThread, keptDraft } = data
   const earlier = data.earlier as RenderedAnswer[]
   const actionData = useActionData<typeof action>()
   // A switch of the way to ask that carried a draft: the choice made and the text typed. With scripts the page
@@ -510,6 +524,7 @@ export default function AskRoute() {
           <Form key={expertFormKey} method="post" action="/ask" {...getFormProps(form)} onSubmit={askByStream} onKeyDown={sendOnEnter}>
             <input type="hidden" name="timezone" value={timezone} />
             {isFollowUp ? <input type="hidden" name="thread" value={threadId} /> : null}
+            {keptDraft && !form.errors?.length ? <KeptDraftNotice isCut={keptDraft.isCut} noun="question" button="Ask" /> : null}
             {/* A refusal of the whole question (too many questions for now): the question stays below, to ask again. */}
             {form.errors?.length ? (
               <p id={form.errorId} className={layout.notice} data-severity="warn" role="alert">
@@ -520,7 +535,7 @@ export default function AskRoute() {
               label={isFollowUp ? 'Follow-up question' : 'Question'}
               name={fields.question.name}
               id={fields.question.id}
-              defaultValue={switched?.draft ?? refusedDraft?.question ?? (typeof fields.question.initialValue === 'string' ? fields.question.initialValue : undefined)}
+              defaultValue={switched?.draft ?? refusedDraft?.question ?? (typeof fields.question.initialValue === 'string' ? fields.question.initialValue : keptDraft?.text)}
               errors={fields.question.errors}
               description={isHydrated ? 'Enter sends the question; Shift+Enter adds a line.' : undefined}
               isRequired
