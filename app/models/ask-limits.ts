@@ -3,6 +3,16 @@
 /** SEED.md §4: a slow answer is fetched again up to 10 times, waiting 1 s, 2 s, … up to 10 s. */
 export const MAX_ANSWER_TRIES = 10
 export const QUESTION_MAX_LENGTH = 4000
+
+/**
+ * A question or command kept in the address through sign-in (`?draft=`, `&cut=1` when only its beginning fitted;
+ * ADR 324), or null.
+ */
+export function keptDraftOf(url: URL): { text: string; isCut: boolean } | null {
+  const text = url.searchParams.get('draft')
+  if (!text?.trim()) return null
+  return { text: text.slice(0, QUESTION_MAX_LENGTH), isCut: url.searchParams.get('cut') === '1' }
+}
 export const FEEDBACK_REASON_MAX_LENGTH = 1000
 export const SAVED_COMMENT_MAX_LENGTH = 5000
 

@@ -2,6 +2,7 @@ import { json, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { markdownExcerptShowing } from '~/components/markdown/markdown-document'
 import { ApiError, type ApiSession } from '~/models/api.server'
+import { keptDraftOf } from '~/models/ask-limits'
 import { cancelAgentRun, getAgentRun, getAgentScreenSettings, listTemplateChoices, startAgentRun } from '~/models/agents.server'
 import { ANSWER_ID } from '~/components/ask/answer-section'
 import { getRunningTask, setRunningTask, type AgentVariant } from './agent.server'
@@ -41,8 +42,7 @@ export async function loadAgentScreen(request: Request, variant: AgentVariant) {
   const running = await getRunningTask(request, variant)
   const shownTask = new URL(request.url).searchParams.get('task')
   // A command kept through sign-in when the session ended (ADR 324): back in the field, to be run again.
-  const draft = new URL(request.url).searchParams.get('draft')
-  const keptDraft = draft?.trim() && !running ? { text: draft.slice(0, 4000), isCut: new URL(request.url).searchParams.get('cut') === '1' } : null
+  const keptDraft = running ? null : keptDraftOf(new URL(request.url))
   if (running) {
     try {
       const run = await getShownRun(api, running.taskId)

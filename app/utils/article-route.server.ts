@@ -2,6 +2,7 @@ import type { Params } from '@remix-run/react'
 import { ApiError } from '~/models/api.server'
 import { getArticle } from '~/models/articles.server'
 import { requireApiSession } from '~/utils/auth.server'
+import { formatMegabytes } from '~/utils/byte-size'
 
 /** The article id of an /articles/:id address; anything but a positive 32-bit integer is a 404, not a backend call. */
 export function articleIdOf(params: Params) {
@@ -30,9 +31,4 @@ export function tooLongContentErrors(error: unknown): { content: string[] } | nu
   const limitBytes = Number(/limit of (\d+) bytes/.exec(error.message)?.[1])
   const limit = limitBytes > 0 ? ` (at most ${formatMegabytes(limitBytes)} at a time)` : ''
   return { content: [`This text is too long to save as one article${limit}. Split it into several articles.`] }
-}
-
-function formatMegabytes(bytes: number): string {
-  const megabytes = bytes / (1024 * 1024)
-  return megabytes >= 1 ? `${Math.round(megabytes * 10) / 10} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
 }

@@ -22,6 +22,7 @@ import { getIngestLimits, importYoutubeVideo, startCrawl, uploadFiles } from '~/
 import * as layout from '~/styles/layout.css'
 import { requireApiSession } from '~/utils/auth.server'
 import { readFormData, unknownIntent } from '~/utils/form.server'
+import { formatMegabytes } from '~/utils/byte-size'
 import { fieldErrorsInFormWords, inFormWords } from '~/utils/form-words'
 import { redirectWithToast } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
@@ -312,10 +313,6 @@ export default function ImportRoute() {
       </section>
     </>
   )
-}
-
-function formatMegabytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`
 }
 
 export function ErrorBoundary() {

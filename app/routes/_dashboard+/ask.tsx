@@ -33,7 +33,7 @@ import {
   sendFeedback,
   ToggleForm,
 } from '~/models/ask.server'
-import { answerCheckOf, FEEDBACK_REASON_MAX_LENGTH, MAX_ANSWER_TRIES, nextAnswerCheck, QUESTION_MAX_LENGTH, SAVED_COMMENT_MAX_LENGTH } from '~/models/ask-limits'
+import { answerCheckOf, FEEDBACK_REASON_MAX_LENGTH, keptDraftOf, MAX_ANSWER_TRIES, nextAnswerCheck, QUESTION_MAX_LENGTH, SAVED_COMMENT_MAX_LENGTH } from '~/models/ask-limits'
 import * as layout from '~/styles/layout.css'
 import { assertSameOrigin, requireApiSession } from '~/utils/auth.server'
 import { getEnv } from '~/utils/env.server'
@@ -88,13 +88,6 @@ function recentFromOf(value: string | null): number {
 }
 
 type AskMode = 'expert' | 'agent'
-
-/** The question kept in the address through sign-in (`?draft=`, `&cut=1` when only its beginning fitted; ADR 324). */
-function keptDraftOf(url: URL): { text: string; isCut: boolean } | null {
-  const text = url.searchParams.get('draft')
-  if (!text?.trim()) return null
-  return { text: text.slice(0, QUESTION_MAX_LENGTH), isCut: url.searchParams.get('cut') === '1' }
-}
 
 const AGENT_FORM_ID = 'ask-agent'
 const BOT_INFO_ID = 'bot-info'
