@@ -22,6 +22,8 @@ process.env.E2E_ADMIN_PASSWORD ??= randomBytes(18).toString('base64url')
 process.env.E2E_FIXTURE_PORT ??= String(WEB_PORT + 4)
 // A second fixture site for the js project's crawl (ingest.spec: stopping a crawl runs in both projects at once).
 process.env.E2E_FIXTURE_JS_PORT ??= String(Number(process.env.E2E_FIXTURE_PORT) + 1)
+// The stand-in transcript service, up for the whole run: both projects import videos (ingest.spec), each its own.
+process.env.E2E_TRANSCRIPT_PORT ??= String(Number(process.env.E2E_FIXTURE_JS_PORT) + 1)
 process.env.E2E_THEME_SERVERS ??= JSON.stringify([
   { key: 'default', baseURL: `http://127.0.0.1:${WEB_PORT}` },
   ...THEMED_SERVERS.map(({ key, port }) => ({ key, baseURL: `http://127.0.0.1:${port}` })),
@@ -57,6 +59,15 @@ export default defineConfig({
   projects: scriptModes().map((project) => (project.use.javaScriptEnabled ? project : { ...project, grepInvert: /@scripts-on-only/ })),
   webServer: [
     {
+      name: 'transcripts',
+      command: `npx tsx tests/fixtures/fixture-site.ts --port ${process.env.E2E_TRANSCRIPT_PORT}`,
+      url: `http://127.0.0.1:${process.env.E2E_TRANSCRIPT_PORT}/robots.txt`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
       name: 'product',
       command: 'node scripts/start.mjs',
       url: `http://127.0.0.1:${WEB_PORT}/ask`,
@@ -72,8 +83,8 @@ export default defineConfig({
         SPONSOR_THEME: 'default',
         // The SSRF guard refuses loopback: only the fixture sites (host and port) are let through. The themed web
         // servers use this same backend, so they need nothing more.
-        FETCH_ALLOW_HOSTS: `127.0.0.1:${process.env.E2E_FIXTURE_PORT},127.0.0.1:${process.env.E2E_FIXTURE_JS_PORT}`,
-        YOUTUBE_TRANSCRIPT_BASE_URL: `http://127.0.0.1:${process.env.E2E_FIXTURE_PORT}`,
+        FETCH_ALLOW_HOSTS: [process.env.E2E_FIXTURE_PORT, process.env.E2E_FIXTURE_JS_PORT, process.env.E2E_TRANSCRIPT_PORT].map((port) => `127.0.0.1:${port}`).join(','),
+        YOUTUBE_TRANSCRIPT_BASE_URL: `http://127.0.0.1:${process.env.E2E_TRANSCRIPT_PORT}`,
       },
     },
     ...THEMED_SERVERS.map(({ key, port }) => ({

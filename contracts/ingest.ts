@@ -109,13 +109,19 @@ export const YoutubeBody = z.object({
 })
 export type YoutubeBody = z.infer<typeof YoutubeBody>
 
+/**
+ * A video imported, or already in the knowledge base: a transcript with the same title and content as a draft or a
+ * published article makes no draft (ADR 311), and the message says what it matched.
+ */
 export const YoutubeImported = z.object({
   success: z.literal(true),
   message: z.string(),
-  /** The draft made from the transcript. */
+  /** The draft made from the transcript; when it made none, the id of the draft or article it is the same as (duplicate_of). */
   id: z.number().int(),
   title: z.string(),
   url: z.string(),
+  /** The draft or article the transcript was identical to, when it made no draft for that reason; else null. */
+  duplicate_of: KnowledgeMatch.nullable(),
 })
 export type YoutubeImported = z.infer<typeof YoutubeImported>
 

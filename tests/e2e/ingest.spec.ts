@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, startFixtureSite, type FixtureSite } from '../fixtures/fixture-site'
+import { fixtureVideo, startFixtureSite, type FixtureSite } from '../fixtures/fixture-site'
 import { GARDEN_SAMPLE, makeSampleDocx, makeSamplePdf } from '../fixtures/sample-files'
 import { attemptMark, whenHydrated } from './support/backend'
 
@@ -118,6 +118,37 @@ test.describe('Import', () => {
     await expect(page.getByLabel('Video address')).toHaveValue('https://vimeo.com/123456')
   })
 
+  test('a video imported again makes no second draft: the import says it is there already, linking its draft', async ({ page }, testInfo) => {
+    // A video of its own per project and per try: the first import always makes a draft.
+    const video = fixtureVideo(`${testInfo.project.name === 'js' ? 'js' : 'nojs'}${attemptMark(testInfo)}`)
+    const importVideo = async () => {
+      await page.goto('/articles/import')
+      await whenHydrated(page.getByRole('button', { name: 'Import transcript', exact: true }), testInfo)
+      await page.getByLabel('Video address', { exact: true }).fill(`https://www.youtube.com/watch?v=${video.id}`)
+      await page.getByRole('button', { name: 'Import transcript', exact: true }).click()
+    }
+    const draftsOfVideo = async () => {
+      await page.goto(`/articles/drafts?title=${encodeURIComponent(video.title)}&title_mode=equals`)
+      return page.getByRole('table', { name: 'Drafts' }).getByRole('link', { name: video.title, exact: true })
+    }
+
+    await importVideo()
+    await expect(page).toHaveURL(/\/articles\/drafts/)
+    await expect(page.getByRole('status').filter({ hasText: `Transcript of “${video.title}” saved as a draft` })).toBeVisible()
+    await expect(await draftsOfVideo()).toHaveCount(1)
+    const draftId = (await (await draftsOfVideo()).getAttribute('href'))?.match(/\/(\d+)$/)?.[1]
+
+    await importVideo()
+    await expect(page).toHaveURL(/\/articles\/import(\?index)?$/)
+    const said = page.getByRole('status').filter({ hasText: 'Already in the knowledge base' })
+    await expect(said).toHaveText(`Already in the knowledge base: draft #${draftId} “${video.title}”. No draft was made.`)
+    const same = said.getByRole('link', { name: `draft #${draftId} “${video.title}”`, exact: true })
+    await same.click()
+    await expect(page).toHaveURL(new RegExp(`/articles/drafts/${draftId}$`))
+    await expect(page.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue(video.title)
+    await expect(await draftsOfVideo()).toHaveCount(1)
+  })
+
   test('refuses a depth and a number of pages over the limits the page states, both at once, keeping what was typed', async ({ page }, testInfo) => {
     await page.goto('/articles/import')
     await whenHydrated(page.getByRole('button', { name: 'Start crawl' }), testInfo)
@@ -163,7 +194,8 @@ test.describe('Import', () => {
 })
 
 // The issue's acceptance flow. playwright.config.ts sets E2E_FIXTURE_PORT and lets the backend reach the fixture
-// site there: FETCH_ALLOW_HOSTS=127.0.0.1:$E2E_FIXTURE_PORT, YOUTUBE_TRANSCRIPT_BASE_URL=http://127.0.0.1:$E2E_FIXTURE_PORT.
+// site there (FETCH_ALLOW_HOSTS=127.0.0.1:$E2E_FIXTURE_PORT); transcripts come from the fixture site it keeps running
+// for both projects on E2E_TRANSCRIPT_PORT (YOUTUBE_TRANSCRIPT_BASE_URL).
 const FIXTURE_PORT = Number(process.env.E2E_FIXTURE_PORT)
 
 // Each project crawls its own fixture site (the js one on E2E_FIXTURE_JS_PORT, also let through), whose catalogue
@@ -284,12 +316,14 @@ test.describe('Import, review, publish and ask, with JavaScript off', () => {
     // Without scripts the page refreshes itself (meta refresh) until the crawl ends.
     await expect(page.getByRole('status').filter({ hasText: 'Crawled 1 page: 1 draft, 0 failed, 0 excluded' }).first()).toBeVisible({ timeout: 60_000 })
 
+    // A video of this flow's own (and of each try): the same video again would make no draft.
+    const video = fixtureVideo(`flow${attemptMark(testInfo)}`)
     await page.goto('/articles/import')
-    await page.getByLabel('Video address', { exact: true }).fill(`https://www.youtube.com/watch?v=${FIXTURE_VIDEO_ID}`)
+    await page.getByLabel('Video address', { exact: true }).fill(`https://www.youtube.com/watch?v=${video.id}`)
     await page.getByRole('button', { name: 'Import transcript', exact: true }).click()
     await expect(page).toHaveURL(/\/articles\/drafts/)
-    await expect(page.getByRole('status').filter({ hasText: `Transcript of “${FIXTURE_VIDEO_TITLE}” saved as a draft` })).toBeVisible()
-    const titles = ['Growing basil indoors', 'Overwintering geraniums', 'Composting kitchen scraps', FIXTURE_VIDEO_TITLE]
+    await expect(page.getByRole('status').filter({ hasText: `Transcript of “${video.title}” saved as a draft` })).toBeVisible()
+    const titles = ['Growing basil indoors', 'Overwintering geraniums', 'Composting kitchen scraps', video.title]
     const drafts = page.getByRole('table', { name: 'Drafts' })
     for (const title of titles) await expect(drafts).toContainText(title)
 

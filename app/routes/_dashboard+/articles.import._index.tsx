@@ -11,8 +11,9 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { countAsterisks, MAX_PATTERN_ASTERISKS, TOO_MANY_ASTERISKS, type IngestLimits } from '../../../contracts/ingest'
+import { countAsterisks, MAX_PATTERN_ASTERISKS, TOO_MANY_ASTERISKS, type IngestLimits, type KnowledgeMatch } from '../../../contracts/ingest'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { KnowledgeLink } from '~/components/import/import-results'
 import { toConformErrors } from '~/components/settings/form-errors'
 import * as controls from '~/components/ui/controls.css'
 import { Button } from '~/components/ui/button'
@@ -78,7 +79,8 @@ const YoutubeForm = z.object({
 const YOUTUBE_LABELS = { url: 'Video address' } as const
 
 type Intent = 'upload' | 'crawl' | 'youtube'
-type ActionData = { intent: Intent; result: SubmissionResult<string[]> }
+/** alreadyThere: the draft or article a video's transcript is the same as, when its import made no draft (ADR 311). */
+type ActionData = { intent: Intent; result: SubmissionResult<string[]>; alreadyThere?: KnowledgeMatch }
 
 const ACCEPTED_FILES = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,.csv,application/pdf,text/html,text/markdown,text/plain,text/csv'
 
@@ -166,6 +168,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== 'success') return json<ActionData>({ intent, result: submission.reply() }, { status: 400 })
     try {
       const imported = await importYoutubeVideo(api, submission.value.url)
+      // No draft to review: said here, beside the address, with a link to the draft or article it is the same as.
+      if (imported.duplicate_of) return json<ActionData>({ intent, result: submission.reply(), alreadyThere: imported.duplicate_of })
       return redirectWithToast(request, '/articles/drafts', { summary: 'All Ok', message: `Transcript of “${imported.title}” saved as a draft` })
     } catch (error) {
       // A video without a transcript (404) or an unreachable transcript service (502) is said beside the field.
@@ -183,6 +187,7 @@ export default function ImportRoute() {
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const lastResultFor = (intent: Intent) => (actionData && 'intent' in actionData && actionData.intent === intent ? actionData.result : undefined)
+  const videoAlreadyThere = actionData && 'alreadyThere' in actionData ? actionData.alreadyThere : undefined
   const busyWith = navigation.state === 'submitting' ? navigation.formData?.get('intent') : undefined
   const formOptions = { shouldValidate: 'onBlur', shouldRevalidate: 'onInput' } as const
   const CrawlForm = crawlFormWithin(limits)
@@ -310,6 +315,11 @@ export default function ImportRoute() {
           <TextField label={YOUTUBE_LABELS.url} {...fieldProps(youtubeFields.url)} type="url" isRequired />
           <Button isDisabled={busyWith === 'youtube'}>{busyWith === 'youtube' ? 'Importing…' : 'Import transcript'}</Button>
         </Form>
+        {videoAlreadyThere && busyWith !== 'youtube' ? (
+          <p role="status">
+            Already in the knowledge base: <KnowledgeLink match={videoAlreadyThere} />. No draft was made.
+          </p>
+        ) : null}
       </section>
     </>
   )

@@ -13,7 +13,7 @@ export class AlreadySettledError extends Error {
   override readonly name = 'AlreadySettledError'
 }
 
-/** Why a crawled page made no draft when it was already in the knowledge base: `Already in the knowledge base: draft 12 "Frost dates"`. */
+/** Why a crawled page or a video made no draft when it was already in the knowledge base: `Already in the knowledge base: draft 12 "Frost dates"`. */
 export function alreadyThereReason(match: KnowledgeMatch): string {
   return `Already in the knowledge base: ${match.kind} ${match.id} "${match.title}"`
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, LONG_LINK_PATH, MANY_PAGE_COUNT, startFixtureSite, type FixtureSite } from '../../../../tests/fixtures/fixture-site'
+import { FIXTURE_VIDEO_ID, FIXTURE_VIDEO_TITLE, fixtureVideo, LONG_LINK_PATH, MANY_PAGE_COUNT, startFixtureSite, type FixtureSite } from '../../../../tests/fixtures/fixture-site'
 import { GARDEN_SAMPLE, makeCorruptDocx, makeCorruptPdf, makeSampleDocx, makeSamplePdf } from '../../../../tests/fixtures/sample-files'
 import type { BuildOptions } from '../../app'
 import { createFakeResolver } from '../../ingest/fake-dns.test-support'
@@ -447,7 +447,7 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         const response = await server.call('/admin/inject_youtube', { method: 'POST', body: { url: `https://youtu.be/${FIXTURE_VIDEO_ID}?si=share` } })
         const url = `https://www.youtube.com/watch?v=${FIXTURE_VIDEO_ID}`
         expect(response.status).toBe(200)
-        expect(response.body).toMatchObject({ success: true, title: FIXTURE_VIDEO_TITLE, url })
+        expect(response.body).toMatchObject({ success: true, message: 'Transcript saved as a draft', title: FIXTURE_VIDEO_TITLE, url, duplicate_of: null })
         const draft = await server.call(`/admin/get_temp_content?id=${response.body.id}`)
         expect(draft.body).toMatchObject({ title: FIXTURE_VIDEO_TITLE, metadata: { source: url, video_id: FIXTURE_VIDEO_ID } })
         expect(draft.body.content).toBe(
@@ -596,6 +596,53 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect((await listAllDrafts(server)).length).toBe(draftCount)
         // Pages that made no draft for another reason say so as before.
         expect(byUrl.get(`${site.baseUrl}/old-soil`)).toMatchObject({ status: 'visited', reason: 'Redirect', duplicate_of: null })
+      })
+
+      it('makes no draft for a video imported a second time, naming the draft, then the article, it is the same as', async () => {
+        const video = fixtureVideo('twice')
+        const importVideo = (url: string) => server.call('/admin/inject_youtube', { method: 'POST', body: { url } })
+        const videoDrafts = async () => (await listAllDrafts(server)).filter((draft) => draft.metadata.video_id === video.id)
+        const first = await importVideo(`https://www.youtube.com/watch?v=${video.id}`)
+        expect(first.body).toMatchObject({ message: 'Transcript saved as a draft', title: video.title, duplicate_of: null })
+        const draftId = first.body.id
+
+        // Given another way, the same video: its transcript is there already.
+        const again = await importVideo(`https://youtu.be/${video.id}`)
+        expect(again.status).toBe(200)
+        expect(again.body).toEqual({
+          success: true,
+          message: `Already in the knowledge base: draft ${draftId} "${video.title}"`,
+          id: draftId,
+          title: video.title,
+          url: `https://www.youtube.com/watch?v=${video.id}`,
+          duplicate_of: { kind: 'draft', id: draftId, title: video.title },
+        })
+        expect((await videoDrafts()).map((draft) => draft.id)).toEqual([draftId])
+
+        const started = await server.call('/admin/do_embeddings', { method: 'POST', body: { ids: [draftId] } })
+        const articleId = (await waitForPublish(server, started.body.task_id)).published[0].article_id
+        const afterPublishing = await importVideo(`https://www.youtube.com/shorts/${video.id}`)
+        expect(afterPublishing.body).toMatchObject({
+          message: `Already in the knowledge base: article ${articleId} "${video.title}"`,
+          id: articleId,
+          duplicate_of: { kind: 'article', id: articleId, title: video.title },
+        })
+        expect(await videoDrafts()).toEqual([])
+      })
+
+      it('makes one draft of a video imported several times at once, the others naming it', async () => {
+        const video = fixtureVideo('together')
+        const answers = await Promise.all(
+          Array.from({ length: 4 }, () => server.call('/admin/inject_youtube', { method: 'POST', body: { url: `https://www.youtube.com/watch?v=${video.id}` } })),
+        )
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200])
+        const made = answers.filter((answer) => answer.body.duplicate_of === null)
+        expect(made).toHaveLength(1)
+        const draftId = made[0].body.id
+        for (const answer of answers.filter((answer) => answer !== made[0])) {
+          expect(answer.body).toMatchObject({ id: draftId, duplicate_of: { kind: 'draft', id: draftId, title: video.title } })
+        }
+        expect((await listAllDrafts(server)).filter((draft) => draft.metadata.video_id === video.id).map((draft) => draft.id)).toEqual([draftId])
       })
 
       it('knows again the pages of a site whose pages share one <title>, though a second crawl would name them otherwise', async () => {
