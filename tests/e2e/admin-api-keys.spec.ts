@@ -87,7 +87,7 @@ test.describe('API keys', () => {
     await page.goto('/api-keys')
     await whenHydrated(page.getByRole('button', { name: 'Create key' }), testInfo)
     await page.getByLabel('Name', { exact: true }).fill(name)
-    const form = await postedFields(page.getByRole('form', { name: 'Create a key' }))
+    const form = await postedFields(page.getByRole('form', { name: 'Create a key' }), 'Create key')
     await page.getByRole('button', { name: 'Create key' }).click()
     await expect(page.getByTestId('new-api-key')).toBeVisible()
     expect(await keysNamed()).toBe(1)

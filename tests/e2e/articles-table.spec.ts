@@ -1,8 +1,10 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test'
+import { publishSelected } from './support/drafts'
 import { expectToast, watchToasts } from './support/toasts'
 
-/** Words of their own per project, so the js and no-js runs never touch each other's articles. */
-const wordFor = (testInfo: TestInfo, base: string) => `${base}${testInfo.project.name === 'js' ? 'jay' : 'nox'}${testInfo.retry}`
+/** Words of their own per project, try and repeat, so no two runs (at once or one after the other) touch each other's articles. */
+const wordFor = (testInfo: TestInfo, base: string) =>
+  `${base}${testInfo.project.name === 'js' ? 'jay' : 'nox'}${testInfo.retry}${testInfo.repeatEachIndex > 0 ? `r${testInfo.repeatEachIndex}` : ''}`
 
 /** Saves a draft through Add article and answers its id. */
 async function addDraft(page: Page, title: string, content: string): Promise<number> {
@@ -13,23 +15,6 @@ async function addDraft(page: Page, title: string, content: string): Promise<num
   await expect(page).toHaveURL(/\/articles\/drafts/)
   const link = page.getByRole('table', { name: 'Drafts' }).getByRole('link', { name: title, exact: true }).last()
   return Number((await link.getAttribute('href'))!.split('/').pop())
-}
-
-/** Ticks the drafts and publishes them with "Publish selected"; answers the published articles' ids. */
-async function publishSelected(page: Page, titles: string[]): Promise<number[]> {
-  await page.goto('/articles/drafts')
-  const form = page.getByRole('form', { name: 'Publish drafts' })
-  for (const title of titles) for (const box of await form.getByRole('checkbox', { name: `Select ${title}`, exact: true }).all()) await box.check()
-  await form.getByRole('button', { name: 'Publish selected' }).click()
-  // The progress of this publish (without ?task= the page shows the latest one, which may be another's).
-  await expect(page).toHaveURL(/[?&]task=[^&]+/)
-  const published = page.getByRole('list', { name: 'Published articles' })
-  await expect(page.getByRole('status').filter({ hasText: /Published \d+ of \d+ drafts/ })).toBeVisible({ timeout: 30_000 })
-  const ids: number[] = []
-  for (const title of new Set(titles)) {
-    for (const link of await published.getByRole('link', { name: title, exact: true }).all()) ids.push(Number((await link.getAttribute('href'))!.split('/').pop()))
-  }
-  return ids
 }
 
 // Toasts live 2 s with scripts on: each page notes them, so a check on a busy machine still finds them.

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test'
 import { fixtureVideo, startFixtureSite, type FixtureSite } from '../fixtures/fixture-site'
 import { GARDEN_SAMPLE, makeSampleDocx, makeSamplePdf } from '../fixtures/sample-files'
 import { attemptMark, whenHydrated } from './support/backend'
+import { publishSelected } from './support/drafts'
 
 test.describe('Import', () => {
   test('an uploaded Markdown file becomes a draft, with its result on the progress page', async ({ page }, testInfo) => {
@@ -334,12 +335,7 @@ test.describe('Import, review, publish and ask, with JavaScript off', () => {
     await expect(page.getByRole('textbox', { name: 'Content', exact: true })).toHaveValue(/at least six hours of light a day/)
 
     // Only this flow's drafts: "Publish all" would also take the drafts other specs are working on at the same time.
-    await page.goto('/articles/drafts')
-    const form = page.getByRole('form', { name: 'Publish drafts' })
-    for (const title of titles) for (const box of await form.getByRole('checkbox', { name: `Select ${title}`, exact: true }).all()) await box.check()
-    await form.getByRole('button', { name: 'Publish selected', exact: true }).click()
-    await expect(page).toHaveURL(/[?&]task=[^&]+/)
-    await expect(page.getByRole('status').filter({ hasText: /Published \d+ of \d+ drafts/ })).toBeVisible({ timeout: 60_000 })
+    await publishSelected(page, titles, 60_000)
     const published = page.getByRole('list', { name: 'Published articles' })
     for (const title of titles) await expect(published.getByRole('link', { name: title, exact: true }).first()).toBeVisible()
 

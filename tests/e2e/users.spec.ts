@@ -252,7 +252,7 @@ test.describe('Users', () => {
     await page.goto('/users/invitations')
     await whenHydrated(page.getByRole('button', { name: 'Create invitation code' }), testInfo)
     await page.getByLabel('Note', { exact: true }).fill(note)
-    const form = await postedFields(page.getByRole('form', { name: 'Create an invitation code' }))
+    const form = await postedFields(page.getByRole('form', { name: 'Create an invitation code' }), 'Create invitation code')
     await page.getByRole('button', { name: 'Create invitation code' }).click()
     await expect(page.getByTestId('new-invitation-code')).toBeVisible()
     expect(await codesNoted()).toBe(1)
@@ -279,7 +279,7 @@ test.describe('Users', () => {
     const { username } = await editNewUser(page, 'relink', testInfo)
     const repeated = 'This reset link was already created; it was shown once. If you did not copy it, create another: only the newest link works.'
     const form = page.getByRole('form', { name: `Create a password reset link for ${username}` })
-    const posted = { ...(await postedFields(form)), intent: 'reset-link' }
+    const posted = { ...(await postedFields(form, 'Create reset link')), intent: 'reset-link' }
     const address = page.url()
     await form.getByRole('button', { name: 'Create reset link' }).click()
     await expect(page.getByTestId('reset-link')).toBeVisible()
@@ -311,7 +311,7 @@ test.describe('Users', () => {
     await whenHydrated(page.getByRole('button', { name: 'Invite user', exact: true }), testInfo)
     await page.getByLabel('Username', { exact: true }).fill(username)
     await page.getByLabel('Email', { exact: true }).fill(`${username}@example.org`)
-    const posted = { ...(await postedFields(page.getByRole('form', { name: 'Invite user' }))), intent: 'invite' }
+    const posted = { ...(await postedFields(page.getByRole('form', { name: 'Invite user' }), 'Invite user')), intent: 'invite' }
     await page.getByRole('button', { name: 'Invite user', exact: true }).click()
     await expect(page.getByRole('heading', { name: `${username} is invited` })).toBeVisible()
     const code = new URL(await page.getByTestId('invitation-link').inputValue()).searchParams.get('code')

@@ -23,8 +23,14 @@ export async function whenHydrated(element: Locator, testInfo: TestInfo) {
   await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith('__reactProps')))).toBe(true)
 }
 
-/** What a form posts as it is filled in now (its fields by name), to post the same form again as a reload of its answer does. */
-export async function postedFields(form: Locator): Promise<Record<string, string>> {
+/**
+ * What a form posts as it is filled in now (its fields by name), to post the same form again as a reload of its answer
+ * does. Read once the form's button `submit` is shown, as a person sees it before posting: a click on a link returns
+ * as the next page starts to arrive, and a page still arriving has only its first fields (without its one-time token,
+ * the form posted again would create a second time).
+ */
+export async function postedFields(form: Locator, submit: string): Promise<Record<string, string>> {
+  await expect(form.getByRole('button', { name: submit, exact: true })).toBeVisible()
   const fields: Record<string, string> = {}
   for (const field of await form.locator('input[name]:not([type="checkbox"]):not([type="radio"]), select[name], textarea[name]').all()) {
     const name = await field.getAttribute('name')
