@@ -25,7 +25,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve))
   process.env.API_BASE_URL = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`
   process.env.API_KEY = 'test-api-key'
-  process.env.API_TIMEOUT_MS = '300'
+  // Long enough for a request's body to arrive on a busy machine (at load ≈ 17 a 300 ms limit cut the first one short).
+  process.env.API_TIMEOUT_MS = '1500'
   process.env.ADMIN_PASSWORD = 'test-admin-password'
 })
 
