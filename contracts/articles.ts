@@ -7,10 +7,15 @@ export const PAGE_SIZE_ARTICLES = 30
 
 export const ArticleMetadata = z.record(z.string(), z.unknown())
 
+/** PostgreSQL text cannot hold NUL: refused here, beside its field, rather than as a malformed value of the request. */
+const NO_NUL = /^[^\u0000]*$/
+const ArticleTitle = z.string().trim().min(1, 'title is required').max(500, 'title is at most 500 characters').regex(NO_NUL, 'title cannot contain NUL')
+const ArticleText = z.string().trim().min(1, 'content is required').regex(NO_NUL, 'content cannot contain NUL')
+
 /** Body of POST /admin/inject_article: a new draft (temporary article). */
 export const ArticleInput = z.object({
-  title: z.string().trim().min(1, 'title is required').max(500, 'title is at most 500 characters'),
-  content: z.string().trim().min(1, 'content is required'),
+  title: ArticleTitle,
+  content: ArticleText,
   metadata: ArticleMetadata.optional(),
 })
 export type ArticleInput = z.infer<typeof ArticleInput>
@@ -107,8 +112,8 @@ export const CheckEmbeddingsQuery = z.object({ task_id: z.string().min(1).option
 /** Body of PUT /admin/update_doc: what changes in a published article (re-indexed at once). */
 export const ArticleUpdate = z.object({
   id: Id('id'),
-  title: z.string().trim().min(1, 'title is required').max(500, 'title is at most 500 characters').optional(),
-  content: z.string().trim().min(1, 'content is required').optional(),
+  title: ArticleTitle.optional(),
+  content: ArticleText.optional(),
   metadata: ArticleMetadata.optional(),
 })
 export type ArticleUpdate = z.infer<typeof ArticleUpdate>

@@ -33,3 +33,18 @@ export function inSentences(messages: readonly string[]): string {
   if (capitalised.length < 2) return capitalised[0] ?? ''
   return capitalised.map((message) => (/[.!?…]$/.test(message) ? message : `${message}.`)).join(' ')
 }
+
+/**
+ * The messages said beside one field, in the words of its label as on screen: a message that names the field as the
+ * API or a contract rule does (`current_password is at most 1000 characters`, `firstName is …`) names it by its label
+ * ('Current password is at most 1000 characters'). Every field component says its errors through this, so no form can
+ * show a raw field name, whatever schema or backend refusal the message came from. A nested field
+ * (`sections[0].title`) is named by its last part as well, as the API names it.
+ */
+export function inFieldWords(messages: readonly string[], field: { name: string; label: string }): string {
+  const apiName = field.name.replace(/^.*[.\]]/, '')
+  const labels: Record<string, string> = { [field.name]: field.label, [apiName]: field.label }
+  // A raw name already turned into a sentence on its way here ('Current_password is …') is still a raw name.
+  if (/[_A-Z]/.test(apiName)) labels[apiName.charAt(0).toUpperCase() + apiName.slice(1)] = field.label
+  return inSentences(messages.map((message) => inFormWords(message, labels)))
+}

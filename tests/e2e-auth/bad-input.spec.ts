@@ -267,6 +267,12 @@ test.describe('Bad input to every form action', () => {
       'Password must be at least 8 characters. Password must contain something besides letters, such as a digit.',
     )
 
+    // A rule's message names its field by the label on screen, not as the API spells it (current_password).
+    const longCurrent = { current_password: 'x'.repeat(1001), new_password: 'garden-path-43', new_password_again: 'garden-path-43' }
+    const tooLongPage: string = await refusal('_dashboard+/account.tsx', longCurrent, false)
+    const saidOnPage = [...tooLongPage.matchAll(/role="alert"[^>]*>([^<]*)</g)].map((match) => match[1])
+    expect(saidOnPage).toEqual(['Current password is at most 1000 characters'])
+
     // A name of spaces is asked for as an empty one is.
     for (const name of ['', '   ']) {
       expect((await refusal('_dashboard+/organisations._index.tsx', { name })).result.error).toEqual({ name: ['Please enter a name'] })

@@ -267,6 +267,31 @@ test.describe('Ask: a conversation', () => {
     await expect(page.getByRole('textbox', { name: 'Question', exact: true })).toBeVisible()
   })
 
+  test('in agent mode offers the Agent settings’ shortcuts, which run on the Agent screen, at 390 px', async ({ page }) => {
+    test.setTimeout(90_000)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/ask')
+    const modes = page.getByRole('group', { name: 'Way to ask' })
+    await modes.getByRole('button', { name: 'An answer from the knowledge base' }).click()
+    await expect(page.getByRole('textbox', { name: 'Question', exact: true })).toBeVisible()
+    const shortcuts = page.getByRole('form', { name: 'Query shortcuts' })
+    const agentShortcut = shortcuts.getByRole('button', { name: 'Summarise what the knowledge base says about publishing drafts' })
+    // A knowledge-base answer offers the Bot settings' shortcuts, not the agent's.
+    await expect(shortcuts.getByRole('button', { name: 'How do I publish drafts?' })).toBeVisible()
+    await expect(agentShortcut).toHaveCount(0)
+    await modes.getByRole('button', { name: 'The agent' }).click()
+    await expect(page.getByRole('form', { name: 'Run the agent' })).toBeVisible()
+    await expect(agentShortcut).toBeVisible()
+    await expect(shortcuts.getByRole('button', { name: 'How do I publish drafts?' })).toHaveCount(0)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    // Nothing typed: a shortcut needs no command, so the empty required field holds nothing up.
+    await expect(page.getByRole('form', { name: 'Run the agent' }).getByRole('textbox', { name: 'Command' })).toHaveValue('')
+    await agentShortcut.click()
+    await expect(page).toHaveURL(/\/agent(\?|#|$)/)
+    const answer = page.getByRole('region', { name: 'Answer' })
+    await expect(answer).toContainText('Command: Summarise what the knowledge base says about publishing drafts', { timeout: 45_000 })
+  })
+
   test('with scripts the way to ask switches at once, and what is typed while the server remembers it stays', async ({ page }, testInfo) => {
     test.skip(testInfo.project.name !== 'js', 'the page script switches the fields; without it the buttons post the form')
     await page.goto('/ask')

@@ -258,6 +258,24 @@ test.describe('Settings', () => {
     })
   })
 
+  test('agent settings: agents are added and removed while one is still blank, with scripts as without', async ({ page }) => {
+    // Row edits save nothing: no settings lock.
+    await page.goto('/settings/agent')
+    const form = page.locator('form#agent-settings')
+    const agents = form.getByRole('button', { name: 'Remove agent' })
+    const saved = await agents.count()
+    await form.getByRole('button', { name: 'Add agent' }).click()
+    await expect(agents).toHaveCount(saved + 1)
+    // A second while the first added has no name yet: a row edit is not a save, so the blank name holds nothing up.
+    await form.getByRole('button', { name: 'Add agent' }).click()
+    await expect(agents).toHaveCount(saved + 2)
+    await agents.last().click()
+    await expect(agents).toHaveCount(saved + 1)
+    await agents.last().click()
+    await expect(agents).toHaveCount(saved)
+    await expect(form.getByRole('alert').filter({ hasText: 'Nothing was saved' })).toHaveCount(0)
+  })
+
   test('agent settings: a refused save lists its problems at the top, each a link to its field', async ({ page }) => {
     await withSettingsLock('agent', async () => {
       await page.goto('/settings/agent')

@@ -1,3 +1,4 @@
+import { parse, type Submission } from '@conform-to/react'
 import type { ReactNode } from 'react'
 import * as controls from '../ui/controls.css'
 
@@ -41,4 +42,17 @@ export function DefaultSubmit({ value = 'save' }: { value?: string }) {
       Save
     </button>
   )
+}
+
+/**
+ * conform's `onValidate` for a form with IntentButtons: the form is checked when it is saved, and a row edit (add or
+ * remove a row, any intent but `saveIntent`) is posted as typed, half-filled rows included, as it is without scripts.
+ * The button's formNoValidate only stops the browser's check: conform would refuse the edit (a blank new agent could
+ * not be removed, nor a second one added).
+ */
+export function checkOnSave<Output>(formData: FormData, check: (formData: FormData) => Submission<Output>, saveIntent = 'save'): Submission<Output> {
+  const intent = formData.get('intent')
+  if (intent === null || intent === saveIntent) return check(formData)
+  // An error of null: conform neither reports nor stops the post.
+  return parse(formData, { resolve: () => ({ error: null }) }) as Submission<Output>
 }

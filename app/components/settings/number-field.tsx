@@ -1,7 +1,7 @@
 import { Input, Label, Text, TextField } from 'react-aria-components'
 import * as controls from '../ui/controls.css'
 import { LabelRow } from '../ui/required-mark'
-import { inSentences } from '~/utils/form-words'
+import { inFieldWords } from '~/utils/form-words'
 
 interface NumberFieldProps {
   label: string
@@ -47,7 +47,7 @@ export function NumberField({ label, name, id, defaultValue, errors, description
       ) : null}
       {hasErrors ? (
         <p id={errorId} className={controls.error} role="alert">
-          {inSentences(errors!)}
+          {inFieldWords(errors!, { name, label })}
         </p>
       ) : null}
     </TextField>

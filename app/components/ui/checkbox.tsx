@@ -2,7 +2,7 @@ import { Checkbox as AriaCheckbox, Switch as AriaSwitch } from 'react-aria-compo
 import { z } from 'zod'
 import * as controls from './controls.css'
 import * as styles from './checkbox.css'
-import { inSentences } from '~/utils/form-words'
+import { inFieldWords } from '~/utils/form-words'
 
 interface ToggleProps {
   label: string
@@ -37,7 +37,7 @@ function useToggleIds({ id, name, description, errors }: ToggleProps) {
   }
 }
 
-function HelpText({ description, errors, descriptionId, errorId }: { description?: string; errors?: string[]; descriptionId: string; errorId: string }) {
+function HelpText({ field, description, errors, descriptionId, errorId }: { field: { name: string; label: string }; description?: string; errors?: string[]; descriptionId: string; errorId: string }) {
   return (
     <>
       {description ? (
@@ -47,7 +47,7 @@ function HelpText({ description, errors, descriptionId, errorId }: { description
       ) : null}
       {errors?.length ? (
         <p id={errorId} className={controls.error} role="alert" style={{ margin: '0.25rem 0 0' }}>
-          {inSentences(errors)}
+          {inFieldWords(errors, field)}
         </p>
       ) : null}
     </>
@@ -70,7 +70,7 @@ export function Switch(props: ToggleProps) {
         </span>
         {label}
       </AriaSwitch>
-      <HelpText description={description} errors={errors} descriptionId={ids.descriptionId} errorId={ids.errorId} />
+      <HelpText field={{ name, label }} description={description} errors={errors} descriptionId={ids.descriptionId} errorId={ids.errorId} />
     </div>
   )
 }
@@ -88,7 +88,7 @@ export function Checkbox(props: ToggleProps) {
         </span>
         {label}
       </AriaCheckbox>
-      <HelpText description={description} errors={errors} descriptionId={ids.descriptionId} errorId={ids.errorId} />
+      <HelpText field={{ name, label }} description={description} errors={errors} descriptionId={ids.descriptionId} errorId={ids.errorId} />
     </div>
   )
 }

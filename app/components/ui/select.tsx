@@ -3,7 +3,7 @@ import { Button, Label, ListBox, ListBoxItem, Popover, Select as AriaSelect, Sel
 import * as controls from './controls.css'
 import * as styles from './select.css'
 import { LabelRow } from './required-mark'
-import { inSentences } from '~/utils/form-words'
+import { inFieldWords } from '~/utils/form-words'
 
 export interface SelectOption {
   value: string
@@ -50,7 +50,7 @@ export function Select({ label, name, options, id, defaultValue, errors, descrip
   const describedBy = [description ? descriptionId : null, hasErrors ? errorId : null].filter(Boolean).join(' ') || undefined
   const errorText = hasErrors ? (
     <p id={errorId} className={controls.error} role="alert">
-      {inSentences(errors!)}
+      {inFieldWords(errors!, { name, label })}
     </p>
   ) : null
 

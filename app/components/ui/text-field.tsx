@@ -1,6 +1,6 @@
 import * as styles from './controls.css'
 import { LabelRow } from './required-mark'
-import { inSentences } from '~/utils/form-words'
+import { inFieldWords } from '~/utils/form-words'
 
 /** A conform field's metadata, as much of it as a text field needs. */
 interface ConformField {
@@ -76,7 +76,7 @@ export function TextField({ label, name, id, defaultValue, errors, description, 
       ) : null}
       {hasErrors ? (
         <p id={errorId} className={styles.error} role="alert">
-          {inSentences(errors!)}
+          {inFieldWords(errors!, { name, label })}
         </p>
       ) : null}
     </div>

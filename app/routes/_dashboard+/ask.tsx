@@ -13,6 +13,7 @@ import { Button } from '~/components/ui/button'
 import * as controls from '~/components/ui/controls.css'
 import { TextField } from '~/components/ui/text-field'
 import { ApiError } from '~/models/api.server'
+import { getAgentScreenSettings } from '~/models/agents.server'
 import { listFavorites } from '~/models/query-logs.server'
 import {
   askQuestion,
@@ -38,6 +39,7 @@ import * as layout from '~/styles/layout.css'
 import { assertSameOrigin, requireApiSession } from '~/utils/auth.server'
 import { getEnv } from '~/utils/env.server'
 import { isTaskId } from '~/utils/task-id'
+import { inFieldWords } from '~/utils/form-words'
 import { getSession, redirectWithToast, sessionStorage } from '~/utils/session.server'
 import { screenMeta } from '~/sponsors/meta'
 import { badForm, readFormData } from '~/utils/form.server'
@@ -117,8 +119,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // "Show more" lists the user's threads as many at a time as the API gives (`?recent=more`), older ones page by page.
   const showsMoreRecent = url.searchParams.get('recent') === 'more'
   const recentFrom = showsMoreRecent ? recentFromOf(url.searchParams.get('recent_from')) : 0
-  const [whoAmI, botInfo, models, recent, thread] = await Promise.all([
+  const [whoAmI, agentSettings, botInfo, models, recent, thread] = await Promise.all([
     getWhoAmI(api),
+    // The agent's own shortcuts (Agent settings), offered when Ask runs the agent: loaded in either way to ask, as the
+    // way is switched in the page with scripts on. Without them the page still asks.
+    getAgentScreenSettings(api).catch((error: unknown): Awaited<ReturnType<typeof getAgentScreenSettings>> => {
+      if (error instanceof ApiError) return { shortcuts: [], runnableVariants: [] }
+      throw error
+    }),
     mayReadBotInfo && showBotInfo ? getBotInfo(api) : Promise.resolve(null),
     // Without the model list the page still asks, the plain way.
     getAskModels(api).catch((error: unknown) => {
@@ -141,9 +149,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     .filter((shortcut) => shortcut.enabled && shortcut.query.trim())
     .filter((shortcut) => role !== 'user' || !shortcut.product_guide)
     .map((shortcut) => shortcut.query)
+  // A run needs the general agent (ADR 280): while it is off, its shortcuts would only be refused.
+  const agentShortcuts = agentSettings.runnableVariants.includes('general') ? agentSettings.shortcuts : []
   const base = {
     whoAmI: { bot_who_am_i: whoAmI.bot_who_am_i },
     shortcuts,
+    agentShortcuts,
     botInfo,
     mayReadBotInfo,
     showBotInfo,
@@ -300,7 +311,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function AskRoute() {
   const data = useLoaderData<typeof loader>()
-  const { whoAmI, shortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, moreRecentHref, olderRecentHref, newerRecentHref, threadId, isUnknownThread, keptDraft } = data
+  const { whoAmI, shortcuts, agentShortcuts, botInfo, mayReadBotInfo, showBotInfo, models, answer, check, taskId, logId, isUnknownTask, recent, moreRecentHref, olderRecentHref, newerRecentHref, threadId, isUnknownThread, keptDraft } = data
   const earlier = data.earlier as RenderedAnswer[]
   const actionData = useActionData<typeof action>()
   // A switch of the way to ask that carried a draft: the choice made and the text typed. With scripts the page
@@ -558,7 +569,7 @@ export default function AskRoute() {
                 </select>
                 {fields.model.errors?.length ? (
                   <p id="ask-model-error" className={controls.error} role="alert">
-                    {fields.model.errors.join(' ')}
+                    {inFieldWords(fields.model.errors, { name: 'model', label: 'Model' })}
                   </p>
                 ) : null}
               </div>
@@ -580,6 +591,22 @@ export default function AskRoute() {
             <span className={layout.muted}>Try:</span>
             {shortcuts.map((query) => (
               <Button key={query} name="question" value={query} variant="secondary" isDisabled={isAsking}>
+                {query}
+              </Button>
+            ))}
+          </Form>
+        </section>
+      ) : null}
+
+      {agentShortcuts.length && mode === 'agent' ? (
+        // The Agent screen's shortcuts, run as there (the answer is on the Agent screen). A form of their own: the
+        // command field's required check must not stop a shortcut, which needs nothing typed.
+        <section className={layout.card}>
+          <Form method="post" action="/agent" className={layout.toolbar} style={{ marginBottom: 0 }} aria-label="Query shortcuts">
+            <input type="hidden" name="intent" value="run" />
+            <span className={layout.muted}>Try:</span>
+            {agentShortcuts.map((query) => (
+              <Button key={query} name="shortcut" value={query} variant="secondary" isDisabled={navigation.state === 'submitting'}>
                 {query}
               </Button>
             ))}

@@ -17,7 +17,7 @@ import {
   type AgentDraft,
 } from '~/components/settings/agent-settings-form'
 import { ErrorSummary, type FieldProblem } from '~/components/settings/error-summary'
-import { DefaultSubmit, IntentButton } from '~/components/settings/intent-button'
+import { checkOnSave, DefaultSubmit, IntentButton } from '~/components/settings/intent-button'
 import { NumberField } from '~/components/settings/number-field'
 import * as styles from '~/components/settings/settings.css'
 import * as layout from '~/styles/layout.css'
@@ -79,7 +79,7 @@ export default function AgentSettingsRoute() {
     lastResult: actionData?.result,
     shouldValidate: 'onSubmit',
     defaultNoValidate: false,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AgentSettingsForm }),
+    onValidate: ({ formData }) => checkOnSave(formData, (posted) => parseWithZod(posted, { schema: AgentSettingsForm })),
   })
   const errorsOf = (name: string) => form.allErrors[name]
   // Without scripts a refused save reloads the page at its top: the problems are listed there, each linking to its

@@ -27,6 +27,21 @@ forEachStorage('articles and drafts', ({ server }) => {
     expect(blank.body.details[0].field).toBe('title')
   })
 
+  it('refuses a NUL in a title or content beside its field, new or edited', async () => {
+    const created = await server().call('/admin/inject_article', { method: 'POST', body: { title: 'Nul\u0000title', content: 'Nul\u0000content' } })
+    expect(created.status).toBe(400)
+    expect(created.body.details).toEqual(
+      expect.arrayContaining([
+        { field: 'title', message: 'title cannot contain NUL' },
+        { field: 'content', message: 'content cannot contain NUL' },
+      ]),
+    )
+    const draft = await server().call('/admin/inject_article', { method: 'POST', body: { title: 'Plain draft', content: 'Plain content.' } })
+    const edited = await server().call('/admin/update_temp_doc', { method: 'PUT', body: { id: draft.body.id, content: 'Still\u0000here' } })
+    expect(edited.status).toBe(400)
+    expect(edited.body.details).toEqual([{ field: 'content', message: 'content cannot contain NUL' }])
+  })
+
   it('deletes an article, drops it from answers and marks it deleted in the logs', async () => {
     const progress = await publishArticles(server(), [{ title: 'Bread proving', content: 'Prove bread dough for two hours somewhere warm.' }])
     const id = progress.published[0].article_id
