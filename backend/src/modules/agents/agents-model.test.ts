@@ -47,8 +47,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
     /** The requests that wrote text from numbered sources. */
     const writingRequests = () => chatRequests().filter((request) => !request.tools)
     let templateCount = 0
-    const createTemplate = async (sections: { title: string; instructions?: string }[]) => {
-      const response = await server.call('/admin/create_template', { method: 'POST', body: { name: `Model sheet ${++templateCount}`, sections } })
+    const createTemplate = async (sections: { title: string; instructions?: string }[], instructions?: string) => {
+      const response = await server.call('/admin/create_template', { method: 'POST', body: { name: `Model sheet ${++templateCount}`, sections, ...(instructions ? { instructions } : {}) } })
       expect(response.status).toBe(200)
       return response.body.id as number
     }
@@ -206,6 +206,23 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(writing[0].messages[0].content).toContain('You are writing the section “Watering” of a document.')
         expect(writing[1].messages[0].content).toContain('You are writing the section “Frost” of a document.')
         expect(detailsOf(answer.log_agent_ask_qa)).toContainEqual(expect.stringMatching(/^The model \(fixture-chat\) wrote the section “Frost” from \d+ passages?, citing \d+ sources?\.$/))
+      })
+
+      it('writes every section by the template’s own instructions, with the section’s', async () => {
+        const instructions = 'Write for a gardener in a hurry: plain words, no jargon.'
+        const templateId = await createTemplate(
+          [
+            { title: 'Watering', instructions: 'How often and how to water.' },
+            { title: 'Frost', instructions: 'Protecting them from frost.' },
+          ],
+          instructions,
+        )
+        const answer = await runAgent(server, { command: 'Write a care sheet on tomato plants', variant: 'government', template_id: templateId })
+        expect(answer).toMatchObject({ status: 'finished', found: true })
+        const writing = writingRequests()
+        expect(writing).toHaveLength(2)
+        for (const request of writing) expect(request.messages[0].content).toContain(`Instructions for the whole document: ${instructions}`)
+        expect(writing[0].messages[0].content).toContain('You are writing the section “Watering” of a document. Its instructions: How often and how to water.')
       })
 
       it('falls back to quoting for the one section the model fails on', async () => {

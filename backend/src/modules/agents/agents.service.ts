@@ -28,7 +28,8 @@ export const AGENT_JOB = 'agent'
 interface AgentRunPayload {
   logId: number
   variant: AgentVariant
-  template: { id: number; name: string; sections: { title: string; instructions: string }[] } | null
+  /** `instructions` is missing from runs queued before it was copied. */
+  template: { id: number; name: string; instructions?: string; sections: { title: string; instructions: string }[] } | null
 }
 
 type AgentJob = Job<AgentRunPayload, AgentCheckpoint | null>
@@ -151,7 +152,7 @@ export class AgentsService {
     const template = await templatesRepository.findTemplate(this.db, templateId)
     if (!template) throw new InvalidInputError('template_id', `Unknown template ${templateId}: template_id must name one of GET /admin/get_templates`)
     if (template.sections.length === 0) throw new InvalidInputError('template_id', `Template ${templateId} (“${template.name}”) has no sections to fill`)
-    return { id: template.id, name: template.name, sections: template.sections.map(({ title, instructions }) => ({ title, instructions })) }
+    return { id: template.id, name: template.name, instructions: template.instructions, sections: template.sections.map(({ title, instructions }) => ({ title, instructions })) }
   }
 
   private async requireRun(user: CurrentUser, logId: number, taskId: string): Promise<AgentRunRecord> {
@@ -220,6 +221,7 @@ export class AgentsService {
       sourcesPerSearch: botSettings.num_sources_k,
       scoreThreshold: botSettings.score_threshold,
       templateName: job.payload.template?.name ?? null,
+      templateInstructions: job.payload.template?.instructions ?? null,
       now: this.now,
     }
     try {
