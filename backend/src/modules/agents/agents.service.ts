@@ -184,6 +184,8 @@ export class AgentsService {
       variant: run.variant ?? 'general',
       template_id: run.templateId,
       sections: run.sections,
+      model: hasEnded ? run.model : null,
+      note: hasEnded ? run.note : null,
     }
   }
 
@@ -233,7 +235,9 @@ export class AgentsService {
         throw new RunInterruptedError('The backend stopped during the run; it resumes from its last finished step')
       }
       // A cancelled run was logged by cancel(); a finished one is logged here, unless a cancellation came first.
-      if (outcome.kind === 'ended') await repository.completeRun(this.db, run.id, outcomeOf(outcome.state))
+      // How the answer was written (a model's failure is said with it, as on the Ask screen); a run resumed after a
+      // restart reports what its last attempt did.
+      if (outcome.kind === 'ended') await repository.completeRun(this.db, run.id, { ...outcomeOf(outcome.state), ...context.reasoning.writingReport?.() })
       return { state: outcome.state, next: 'end' }
     } catch (error) {
       if (job.attempts >= job.maxAttempts) {
