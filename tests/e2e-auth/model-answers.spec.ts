@@ -316,6 +316,13 @@ test.describe('choosing the model (Bot settings: multiple_model)', () => {
         const answer = page.getByRole('region', { name: 'Answer' })
         await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible()
         await expect(answer).toContainText('Written by the language model fixture-mini.')
+        // The choice stays for the follow-up, which the same model answers.
+        await expect(select).toHaveValue('fixture-mini')
+        await page.getByRole('textbox', { name: 'Follow-up question', exact: true }).fill('And how do I publish drafts?')
+        await page.getByRole('button', { name: 'Ask', exact: true }).click()
+        await expect(answer.getByText('You asked: And how do I publish drafts?')).toBeVisible()
+        await expect(answer).toContainText('Written by the language model fixture-mini.')
+        await expect(select).toHaveValue('fixture-mini')
       } finally {
         await setMultipleModel(false)
       }
