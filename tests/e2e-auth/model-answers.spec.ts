@@ -150,6 +150,23 @@ test('cancelling an agent run says so, and gives its command back to change or r
   await expect(page.getByRole('button', { name: 'Run agent' })).toBeEnabled()
 })
 
+test('an agent run says which model wrote its answer, and when the model failed that it quotes the sources instead', async ({ page }, testInfo) => {
+  await page.goto('/agent')
+  const command = page.getByRole('textbox', { name: 'Command' })
+  const answer = page.getByRole('region', { name: 'Answer' })
+  await command.fill(`How do I add an article? (${testInfo.project.name})`)
+  await page.getByRole('button', { name: 'Run agent' }).click()
+  await expect(answer).toContainText('Written by the language model fixture-chat.')
+  await expect(answer).not.toContainText(FAILURE_NOTE)
+
+  // A model whose tool call does not parse: the run plans from the words and quotes the passages, and says so.
+  await command.fill(`How do I add an article? (${testInfo.project.name}) #fixture:bad-tool-args`)
+  await page.getByRole('button', { name: 'Run agent' }).click()
+  await expect(answer).toContainText('The language model did not answer (unusable response); this answer quotes the sources directly.')
+  await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible()
+  await expect(answer).not.toContainText('Written by the language model')
+})
+
 test("a plain user is not offered the product's own guide questions as suggestions", async ({ page }) => {
   // The installation's default shortcuts are questions about running the product; end users get the sponsor's own.
   const who = await backend('/who_am_i', { token: await asAdministrator() })
@@ -299,6 +316,13 @@ test.describe('choosing the model (Bot settings: multiple_model)', () => {
         const answer = page.getByRole('region', { name: 'Answer' })
         await expect(answer.getByRole('list', { name: 'Sources' })).toBeVisible()
         await expect(answer).toContainText('Written by the language model fixture-mini.')
+        // The choice stays for the follow-up, which the same model answers.
+        await expect(select).toHaveValue('fixture-mini')
+        await page.getByRole('textbox', { name: 'Follow-up question', exact: true }).fill('And how do I publish drafts?')
+        await page.getByRole('button', { name: 'Ask', exact: true }).click()
+        await expect(answer.getByText('You asked: And how do I publish drafts?')).toBeVisible()
+        await expect(answer).toContainText('Written by the language model fixture-mini.')
+        await expect(select).toHaveValue('fixture-mini')
       } finally {
         await setMultipleModel(false)
       }

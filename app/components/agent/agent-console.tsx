@@ -160,6 +160,12 @@ export function AgentConsole({ title, description }: { title: string; descriptio
       {run && !running && run.status === 'finished' ? (
         <AnswerSection focusKey={`finished:${run.task_id ?? ''}`}>
           {run.command ? <AskedQuestion question={run.command} lead="Command" noun="command" /> : null}
+          {/* A model that failed: the answer (or some of its sections) quotes the sources instead, said as on Ask. */}
+          {run.note ? (
+            <p className={layout.notice} data-severity="warn">
+              {run.note}
+            </p>
+          ) : null}
           <Markdown
             source={run.result ?? ''}
             headingLevel={3}
@@ -168,6 +174,7 @@ export function AgentConsole({ title, description }: { title: string; descriptio
               return source ? { href: `#agent-source-${n}`, title: source.metadata.title || source.metadata.source } : undefined
             }}
           />
+          {run.model ? <p className={layout.muted}>Written by the language model {run.model}.</p> : null}
           {run.source_list.length ? (
             <>
               <h3>Sources</h3>

@@ -369,6 +369,11 @@ export default function AskRoute() {
   })
   const isPending = answer && (answer.status === 'queued' || answer.status === 'running')
   const offersModels = models.multiple_model && models.models.length > 0
+  // The model chosen for a question stays chosen for the next one (a follow-up goes on with it): the one chosen for a
+  // question streamed from this page, else the one that wrote the answer shown when it is not the default.
+  const [sentModel, setSentModel] = useState<string | null>(null)
+  const answerModel = answer?.model && answer.model !== models.default_model && models.models.includes(answer.model) ? answer.model : ''
+  const chosenModel = typeof fields.model.initialValue === 'string' ? fields.model.initialValue : (sentModel ?? answerModel)
   const address: AnswerAddress | null = taskId && isTaskId(taskId) ? { task: taskId, thread: threadId } : logId ? { log: logId, thread: threadId } : null
   const isFollowUp = threadId !== null && !isUnknownThread
   const expertFormKey =
@@ -392,6 +397,7 @@ export default function AskRoute() {
     // A blank or too long question is posted: the server says what is wrong, beside the field.
     if (!question || question.length > QUESTION_MAX_LENGTH) return
     event.preventDefault()
+    if (data.has('model')) setSentModel(String(data.get('model')))
     setStreamLocation(location.key)
     streamCount.current += 1
     setStreamForm({ key: `stream:${streamCount.current}`, logId: null })
@@ -556,7 +562,7 @@ export default function AskRoute() {
                   id="ask-model"
                   name="model"
                   className={askStyles.modelSelect}
-                  defaultValue={typeof fields.model.initialValue === 'string' ? fields.model.initialValue : ''}
+                  defaultValue={models.models.includes(chosenModel) ? chosenModel : ''}
                   aria-invalid={fields.model.errors?.length ? true : undefined}
                   aria-describedby={fields.model.errors?.length ? 'ask-model-error' : undefined}
                 >

@@ -6,13 +6,13 @@ import type { PromptSettings } from '../answering/prompt'
 import type { LlmProvider } from '../llm/provider'
 import { LexicalPlanner } from './lexical-planner'
 import { ModelPlanner } from './model-planner'
-import { ModelSession, SessionComposer, type ReasoningNote } from './model-session'
+import { ModelSession, SessionComposer, type ReasoningNote, type WritingReport } from './model-session'
 import type { Planner } from './planner'
 import type { WorkflowVariant } from './workflow-definition'
 
 export type { Planner } from './planner'
 export type { Composer, ComposeRequest } from '../answering/composer'
-export type { ReasoningNote } from './model-session'
+export type { ReasoningNote, WritingReport } from './model-session'
 
 /** The planner that decides what to look for and the composer that writes from what was found. */
 export interface Reasoning {
@@ -20,6 +20,8 @@ export interface Reasoning {
   composer: Composer
   /** What the model did, or why it was not used, since the last call: plain sentences for the run's trace. */
   takeNotes?(): ReasoningNote[]
+  /** With a model: how the answer was written (which model; why parts quote the sources instead). */
+  writingReport?(): WritingReport
 }
 
 export interface ReasoningDependencies {
@@ -61,5 +63,6 @@ export function createReasoning(settings: AgentSettings, dependencies: Reasoning
       isFailureForTheRun: variant === 'general',
     }),
     takeNotes: () => session.takeNotes(),
+    writingReport: () => session.report(),
   }
 }

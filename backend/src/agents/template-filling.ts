@@ -32,7 +32,7 @@ const escapeInline = (text: string) => text.replace(/([\\`*_[\]#<>|])/g, '\\$1')
  */
 export async function fillTemplate(
   state: AgentState,
-  context: Pick<StepContext, 'reasoning' | 'templateName' | 'weightOf'> & Partial<Pick<StepContext, 'signal'>>,
+  context: Pick<StepContext, 'reasoning' | 'templateName' | 'weightOf'> & Partial<Pick<StepContext, 'signal' | 'templateInstructions'>>,
 ): Promise<FilledTemplate> {
   const citations = new CitationList()
   const subject = subjectOf(state.command)
@@ -55,7 +55,14 @@ export async function fillTemplate(
     const focus = chosen[index].hasAspect ? `${section.title}\n${section.instructions}` : undefined
     // With a model, each section is written in the template agent's voice and falls back to quoting on its own.
     const compose = (chunks: typeof passages) =>
-      context.reasoning.composer.composePart({ question: subject, focus, section: { title: section.title, instructions: section.instructions }, chunks, citations, signal: context.signal })
+      context.reasoning.composer.composePart({
+        question: subject,
+        focus,
+        section: { title: section.title, instructions: section.instructions, documentInstructions: context.templateInstructions ?? undefined },
+        chunks,
+        citations,
+        signal: context.signal,
+      })
     const composed = (fresh.length > 0 ? await compose(fresh) : null) ?? (fresh.length < passages.length ? await compose(passages) : null)
     for (const chunkId of composed?.citedChunkIds ?? []) quoted.add(chunkId)
     const written = joinAnswerPieces([...statements, composed?.text])

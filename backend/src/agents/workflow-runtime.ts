@@ -27,6 +27,8 @@ export interface StepContext {
   scoreThreshold: number
   /** The government agent's template name, for the document's title. */
   templateName: string | null
+  /** The government agent's template instructions: how its whole document is written (a model reads them). */
+  templateInstructions?: string | null
   now(): Date
 }
 

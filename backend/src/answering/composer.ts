@@ -1,12 +1,13 @@
 import { splitGenerator } from './generator-result'
 import type { CitableChunk, CitationList } from './citations'
+import type { TemplateSection } from './prompt'
 
 export interface ComposeRequest {
   question: string
   /** Words that say what to write (a template section's title and instructions), not what to find. */
   focus?: string
   /** The template section being written (the template agent): a model writes it in that voice, without its heading. */
-  section?: { title: string; instructions: string }
+  section?: TemplateSection
   /** Passages, most relevant first. */
   chunks: CitableChunk[]
   /** The answer's source list: what the part cites is numbered into it. */

@@ -19,6 +19,9 @@ import type { CitableChunk } from './citations'
  * | template_query     | the user message's question part, with `{question}` (and optionally `{context}`)            |
  * | template_bot_*     | prefix, description and language of the template agent's prompts (else the bot_* ones)     |
  *
+ * A template's own instructions (how its whole document is written) and its section's go into the template agent's
+ * system message.
+ *
  * Sources are numbered blocks, "[n] title" then the passage, so that the model cites "[n]".
  */
 
@@ -85,9 +88,19 @@ export interface PromptOptions {
   /** Whose voice: the assistant of the Ask screen, or the template agent writing one section of a document. */
   persona?: 'assistant' | 'template_agent'
   /** The template agent's section: what to write, not what to find. */
-  section?: { title: string; instructions: string }
+  section?: TemplateSection
   /** A follow-up's conversation so far, oldest first: sent as the earlier messages, before this question's. */
   history?: PromptTurn[]
+}
+
+/**
+ * A section of a template being filled: its title and instructions, and the template's own instructions (how the whole
+ * document is written), which every section is written by.
+ */
+export interface TemplateSection {
+  title: string
+  instructions: string
+  documentInstructions?: string
 }
 
 /** An earlier question of the conversation and the answer it got. */
@@ -195,6 +208,8 @@ export function buildAnswerPrompt(
       "The earlier messages are the conversation so far: use them only to understand what the last question refers to (\"it\", \"that\", \"and how long…\"). Answer the last question, from its numbered sources.",
     )
   }
+  const documentInstructions = isTemplateAgent ? options.section?.documentInstructions?.trim() : undefined
+  if (documentInstructions) system.push(`Instructions for the whole document: ${documentInstructions}`)
   if (isTemplateAgent && options.section) {
     system.push(
       `You are writing the section “${oneLine(options.section.title)}” of a document.${options.section.instructions.trim() ? ` Its instructions: ${options.section.instructions.trim()}` : ''} Write only this section's text, without its heading.`,

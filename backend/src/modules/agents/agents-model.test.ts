@@ -47,8 +47,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
     /** The requests that wrote text from numbered sources. */
     const writingRequests = () => chatRequests().filter((request) => !request.tools)
     let templateCount = 0
-    const createTemplate = async (sections: { title: string; instructions?: string }[]) => {
-      const response = await server.call('/admin/create_template', { method: 'POST', body: { name: `Model sheet ${++templateCount}`, sections } })
+    const createTemplate = async (sections: { title: string; instructions?: string }[], instructions?: string) => {
+      const response = await server.call('/admin/create_template', { method: 'POST', body: { name: `Model sheet ${++templateCount}`, sections, ...(instructions ? { instructions } : {}) } })
       expect(response.status).toBe(200)
       return response.body.id as number
     }
@@ -66,6 +66,8 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(planning.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['knowledge_search', 'article_lookup', 'date_time', 'arithmetic'])
         expect(writingRequests()).toHaveLength(1)
         expect(writingRequests()[0]).toMatchObject({ model: 'fixture-chat', stream: true })
+        // Its asker is told which model wrote it, as on the Ask screen.
+        expect(answer).toMatchObject({ model: 'fixture-chat', note: null })
 
         const trace: TraceEntry[] = answer.log_agent_ask_qa
         const details = detailsOf(trace)
@@ -151,8 +153,9 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(answer.answer).toContain('Tomato plants need deep watering twice a week.')
         expect(answer.answer).toContain('Prune apple trees in late winter while they are dormant.')
         expect(titlesOf(answer)).toEqual(expect.arrayContaining(['Watering tomato plants', 'Pruning apple trees']))
-        // The model is not asked again in that run.
+        // The model is not asked again in that run, and its asker is told why the answer quotes the passages.
         expect(chatRequests()).toHaveLength(1)
+        expect(answer).toMatchObject({ model: null, note: 'The language model did not answer (unusable response); this answer quotes the sources directly.' })
         const trace: TraceEntry[] = answer.log_agent_ask_qa
         expect(trace).toContainEqual(
           expect.objectContaining({
@@ -176,6 +179,11 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(answer.log_agent_ask_qa).toContainEqual(
           expect.objectContaining({ step: 'compose', status: 'failed', detail: 'The model did not answer (its answer was cut off); the answer quotes the passages instead.' }),
         )
+        expect(answer).toMatchObject({ model: null, note: 'The language model did not answer (the answer was cut off); this answer quotes the sources directly.' })
+        // The same without the trace: the note is for every asker, not only with toggle_debug on.
+        await setAgentSettings(server, { toggle_debug: false })
+        const again = await server.call(`/answer?log_id=${answer.log_id}`)
+        expect(again.body).toMatchObject({ log_agent_ask_qa: null, model: null, note: answer.note })
       })
     })
 
@@ -208,6 +216,23 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(detailsOf(answer.log_agent_ask_qa)).toContainEqual(expect.stringMatching(/^The model \(fixture-chat\) wrote the section “Frost” from \d+ passages?, citing \d+ sources?\.$/))
       })
 
+      it('writes every section by the template’s own instructions, with the section’s', async () => {
+        const instructions = 'Write for a gardener in a hurry: plain words, no jargon.'
+        const templateId = await createTemplate(
+          [
+            { title: 'Watering', instructions: 'How often and how to water.' },
+            { title: 'Frost', instructions: 'Protecting them from frost.' },
+          ],
+          instructions,
+        )
+        const answer = await runAgent(server, { command: 'Write a care sheet on tomato plants', variant: 'government', template_id: templateId })
+        expect(answer).toMatchObject({ status: 'finished', found: true })
+        const writing = writingRequests()
+        expect(writing).toHaveLength(2)
+        for (const request of writing) expect(request.messages[0].content).toContain(`Instructions for the whole document: ${instructions}`)
+        expect(writing[0].messages[0].content).toContain('You are writing the section “Watering” of a document. Its instructions: How often and how to water.')
+      })
+
       it('falls back to quoting for the one section the model fails on', async () => {
         const templateId = await createTemplate([
           { title: 'Watering', instructions: 'How often and how to water.' },
@@ -226,6 +251,10 @@ for (const kind of ['pglite', 'postgres'] as StorageKind[]) {
         expect(details).toContain('The model did not answer (its answer was cut off); the section “Watering” quotes the passages instead.')
         expect(details).toContainEqual(expect.stringMatching(/^The model \(fixture-chat\) wrote the section “Frost”/))
         expectCitationsInRange(answer.answer, answer.source_list)
+        expect(answer).toMatchObject({
+          model: 'fixture-chat',
+          note: 'The language model did not answer (the answer was cut off) for one section of this answer; it quotes the sources directly.',
+        })
       })
     })
 

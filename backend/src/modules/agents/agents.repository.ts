@@ -19,6 +19,10 @@ export interface AgentRunRecord {
   sections: AgentSection[] | null
   error: string | null
   isCancelled: boolean
+  /** The language model that wrote the answer (or some of its parts); null when it quotes the sources. */
+  model: string | null
+  /** Why parts of the answer quote the sources although a model is configured (the model failed). */
+  note: string | null
 }
 
 interface AgentRunRow {
@@ -35,6 +39,8 @@ interface AgentRunRow {
   sections: AgentSection[] | null
   error: string | null
   cancelled_at: Date | null
+  llm_model: string | null
+  answer_note: string | null
 }
 
 const toRecord = (row: AgentRunRow): AgentRunRecord => ({
@@ -51,6 +57,8 @@ const toRecord = (row: AgentRunRow): AgentRunRecord => ({
   sections: row.sections,
   error: row.error,
   isCancelled: row.cancelled_at !== null,
+  model: row.llm_model,
+  note: row.answer_note,
 })
 
 export interface RunOutcomeRecord {
@@ -61,6 +69,10 @@ export interface RunOutcomeRecord {
   sections: AgentSection[] | null
   error: string | null
   durationMs: number
+  /** With a language model: how the answer was written (WritingReport). */
+  model?: string | null
+  fallback?: string | null
+  note?: string | null
 }
 
 /** SQL for agent runs: their columns of the query log, and the article lookup tool's title search. */
@@ -72,7 +84,8 @@ export const agentsRepository = {
   /** One run's log, if the scope allows it. */
   async findRun(db: Queryable, logId: number, scope: LogScope = { organizationId: null }): Promise<AgentRunRecord | undefined> {
     const [row] = await db.query<AgentRunRow>(
-      `SELECT id, command, answer, source_list, status, task_id, timezone, variant, template_id, steps, sections, error, cancelled_at
+      `SELECT id, command, answer, source_list, status, task_id, timezone, variant, template_id, steps, sections, error, cancelled_at,
+              llm_model, answer_note
          FROM query_logs WHERE id = $1 AND ($2::int IS NULL OR organization_id = $2) AND ($3::int IS NULL OR user_id = $3)`,
       [logId, scope.organizationId, scope.userId ?? null],
     )
@@ -85,7 +98,8 @@ export const agentsRepository = {
    */
   async completeRun(db: Queryable, logId: number, outcome: RunOutcomeRecord): Promise<boolean> {
     const rows = await db.query(
-      `UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, steps = $5::jsonb, sections = $6::jsonb, error = $7, duration_ms = $8
+      `UPDATE query_logs SET answer = $2, source_list = $3::jsonb, status = $4, steps = $5::jsonb, sections = $6::jsonb, error = $7, duration_ms = $8,
+              llm_model = $9, llm_fallback = $10, answer_note = $11
         WHERE id = $1 AND status = 'pending' RETURNING id`,
       [
         logId,
@@ -96,6 +110,9 @@ export const agentsRepository = {
         outcome.sections ? JSON.stringify(outcome.sections) : null,
         outcome.error,
         outcome.durationMs,
+        outcome.model ?? null,
+        outcome.fallback ?? null,
+        outcome.note ?? null,
       ],
     )
     return rows.length > 0

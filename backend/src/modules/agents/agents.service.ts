@@ -28,7 +28,8 @@ export const AGENT_JOB = 'agent'
 interface AgentRunPayload {
   logId: number
   variant: AgentVariant
-  template: { id: number; name: string; sections: { title: string; instructions: string }[] } | null
+  /** `instructions` is missing from runs queued before it was copied. */
+  template: { id: number; name: string; instructions?: string; sections: { title: string; instructions: string }[] } | null
 }
 
 type AgentJob = Job<AgentRunPayload, AgentCheckpoint | null>
@@ -151,7 +152,7 @@ export class AgentsService {
     const template = await templatesRepository.findTemplate(this.db, templateId)
     if (!template) throw new InvalidInputError('template_id', `Unknown template ${templateId}: template_id must name one of GET /admin/get_templates`)
     if (template.sections.length === 0) throw new InvalidInputError('template_id', `Template ${templateId} (“${template.name}”) has no sections to fill`)
-    return { id: template.id, name: template.name, sections: template.sections.map(({ title, instructions }) => ({ title, instructions })) }
+    return { id: template.id, name: template.name, instructions: template.instructions, sections: template.sections.map(({ title, instructions }) => ({ title, instructions })) }
   }
 
   private async requireRun(user: CurrentUser, logId: number, taskId: string): Promise<AgentRunRecord> {
@@ -183,6 +184,8 @@ export class AgentsService {
       variant: run.variant ?? 'general',
       template_id: run.templateId,
       sections: run.sections,
+      model: hasEnded ? run.model : null,
+      note: hasEnded ? run.note : null,
     }
   }
 
@@ -220,6 +223,7 @@ export class AgentsService {
       sourcesPerSearch: botSettings.num_sources_k,
       scoreThreshold: botSettings.score_threshold,
       templateName: job.payload.template?.name ?? null,
+      templateInstructions: job.payload.template?.instructions ?? null,
       now: this.now,
     }
     try {
@@ -231,7 +235,9 @@ export class AgentsService {
         throw new RunInterruptedError('The backend stopped during the run; it resumes from its last finished step')
       }
       // A cancelled run was logged by cancel(); a finished one is logged here, unless a cancellation came first.
-      if (outcome.kind === 'ended') await repository.completeRun(this.db, run.id, outcomeOf(outcome.state))
+      // How the answer was written (a model's failure is said with it, as on the Ask screen); a run resumed after a
+      // restart reports what its last attempt did.
+      if (outcome.kind === 'ended') await repository.completeRun(this.db, run.id, { ...outcomeOf(outcome.state), ...context.reasoning.writingReport?.() })
       return { state: outcome.state, next: 'end' }
     } catch (error) {
       if (job.attempts >= job.maxAttempts) {
